@@ -1,0 +1,55 @@
+package datasets
+
+// Unknown marks a numeric field the log did not record. No field is ever
+// silently zero when the log did not say: it is Unknown instead.
+const Unknown = -1
+
+// A Job is one job of a trace in canonical form. Times are Unix seconds;
+// durations are seconds. Numeric fields the log did not record hold Unknown;
+// string fields the log did not record are empty.
+type Job struct {
+	ID       int64  // job number in the log (array tasks get their own)
+	Submit   int64  // submit time, Unix seconds
+	Wait     int64  // wait the log observed (start − submit), or Unknown
+	Run      int64  // run time, or Unknown
+	Procs    int32  // processors (slots) used, or Unknown
+	ReqProcs int32  // processors requested, or Unknown
+	ReqTime  int64  // requested wall time, or Unknown
+	Status   int32  // SWF status convention: 1 completed, 0 failed, 5 cancelled, or Unknown
+	User     string // user name or number as text
+	Group    string // group name or number as text
+	Queue    string // queue or partition
+}
+
+// Meta describes a trace: where it came from and the machine it ran on.
+type Meta struct {
+	Name         string // short name, usually the log's base name
+	Format       string // source format: swf, gwf, slurm, pbs, sge, uge, lsf, oar, argonne, synth
+	Sources      []Source
+	Nodes        int   // machine nodes, or Unknown
+	Procs        int   // machine processors (slots), or Unknown
+	ProcsPerNode int   // Procs/Nodes where both are known, or Unknown
+	UnixStart    int64 // origin of the log's relative times (SWF UnixStartTime), or Unknown
+	TimeZone     string
+	TZOffset     int // seconds east of UTC used for hour-of-day features
+	StartTime    string
+	EndTime      string
+	Notes        []string
+	// Skipped counts records left out, by reason (lenient mode, documented drops).
+	Skipped map[string]int64
+	// Adjusted counts records kept but changed by a documented rule, by rule.
+	Adjusted map[string]int64
+}
+
+// A Source is one input file of a trace.
+type Source struct {
+	Path   string
+	SHA256 string
+}
+
+// A Trace is a canonical workload: metadata plus jobs sorted by submit time
+// (ties by ID).
+type Trace struct {
+	Meta Meta
+	Jobs []Job
+}

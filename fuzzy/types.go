@@ -1,0 +1,32 @@
+package fuzzy
+
+// Variable is a linguistic variable: a range with a strong fuzzy partition
+// of len(Labels) triangular sets (trapezoids at the ends), each label
+// shifted by a lateral displacement in [−0.5, 0.5] of the distance to its
+// neighbours (the 2-tuple representation).
+type Variable struct {
+	Name   string    `json:"name"`
+	Unit   string    `json:"unit,omitempty"`
+	Min    float64   `json:"min"`
+	Max    float64   `json:"max"`
+	Labels []string  `json:"labels"`
+	Shifts []float64 `json:"shifts,omitempty"` // one per label; nil = all 0
+}
+
+// Any in a rule antecedent matches every value of that input.
+const Any = -1
+
+// Rule is IF in_0 IS If[0] AND ... THEN out IS Then (with Weight).
+type Rule struct {
+	If     []int   `json:"if"`               // label index per input, or Any
+	Then   int     `json:"then"`             // output label index (Mamdani)
+	Weight float64 `json:"weight,omitempty"` // 0 means 1
+}
+
+// System is a rule base with its variables and inference method.
+type System struct {
+	Inputs    []Variable `json:"inputs"`
+	Output    Variable   `json:"output"`
+	Rules     []Rule     `json:"rules"`
+	Inference string     `json:"inference"` // "mamdani" (min/max, centroid) or "tsk" (weighted average of label centres)
+}

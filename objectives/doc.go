@@ -1,0 +1,4 @@
+// Package objectives computes the scores of a simulation: the three EECluster
+// objectives (p90 wait ratio, node-off seconds, reconfigurations) exactly as
+// DESIGN.md defines them, plus energy, waits, slowdown and makespan.
+package objectives

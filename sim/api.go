@@ -1,0 +1,97 @@
+package sim
+
+import "github.com/ecotune/ecotune/policy"
+
+// NodeGroup is a set of identical nodes.
+type NodeGroup struct {
+	Name   string           `json:"name" yaml:"name"` // name prefix of its hosts
+	Count  int              `json:"count" yaml:"count"`
+	Slots  int              `json:"slots" yaml:"slots"`
+	GFLOPS float64          `json:"gflops,omitempty" yaml:"gflops,omitempty"`
+	Model  policy.NodeModel `json:"model" yaml:"model"`
+}
+
+// Cluster is the machine a trace is replayed on.
+type Cluster struct {
+	Name   string      `json:"name,omitempty" yaml:"name,omitempty"`
+	Groups []NodeGroup `json:"groups" yaml:"groups"`
+}
+
+// Scheduler names.
+const (
+	FCFS         = "fcfs"
+	EASY         = "easy"
+	Conservative = "conservative"
+)
+
+// Options control one replay.
+type Options struct {
+	Scheduler string // FCFS (default) or EASY
+	// UseRunTime makes backfilling use the job's real run time instead of
+	// its requested time.
+	UseRunTime bool
+	Period     int64 // decision cycle in seconds; default 60
+	// BootFailProb is the probability that a boot fails (seeded by Seed);
+	// a failed boot is noticed after BootTimeout seconds.
+	BootFailProb float64
+	BootTimeout  int64
+	Seed         int64
+	Timeline     bool // record node-state changes and requested/powered slots
+}
+
+// JobRecord is what happened to one job.
+type JobRecord struct {
+	ID     int64
+	Submit int64
+	Start  int64
+	End    int64
+	Slots  int
+}
+
+// StateSeconds counts node-seconds spent in each power state.
+type StateSeconds [5]int64 // indexed by policy.NodeState
+
+// Result is the outcome of one replay. Times are Unix seconds.
+type Result struct {
+	Jobs  []JobRecord // in trace order
+	TIni  int64       // min submit
+	TEnd  int64       // max end
+	Nodes int
+	Slots int
+	// PoweredNodeSeconds is Σ_i ∫ state(i,t) dt over [TIni, TEnd].
+	PoweredNodeSeconds int64
+	// OffNodeSeconds is Nodes·(TEnd−TIni) − PoweredNodeSeconds: energy saved as DESIGN.md defines it.
+	OffNodeSeconds int64
+	// Reconfigurations counts power-ons plus power-offs within (TIni, TEnd).
+	Reconfigurations int64
+	Boots            int64
+	Shutdowns        int64
+	BootFailures     int64
+	StateSeconds     StateSeconds // over [TIni, TEnd]
+	BusySlotSeconds  int64
+	EnergyWh         float64 // over [TIni, TEnd], states plus transitions
+	PeakPoweredNodes int
+	Timeline         *Timeline // nil unless Options.Timeline
+}
+
+// Change is one node-state change.
+type Change struct {
+	Time  int64
+	Node  int32
+	State policy.NodeState
+}
+
+// Step is one point of the requested vs powered slots step function.
+type Step struct {
+	Time      int64
+	Requested int // slots of running plus queued jobs
+	Powered   int // slots of powered nodes
+	Busy      int
+}
+
+// Timeline records what happened over time.
+type Timeline struct {
+	NodeNames []string
+	Changes   []Change
+	Steps     []Step
+}
