@@ -1,0 +1,7 @@
+package datasets
+
+// Placeholders, replaced by swf.go.
+var (
+	detectSWF    = never
+	newSWFReader = notImplemented
+)
