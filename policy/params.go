@@ -33,5 +33,8 @@ type Spec struct {
 	Params []Param
 	// Clairvoyant policies need the future (a bound, never deployable).
 	Clairvoyant bool
-	New         func(c Config) (Policy, error)
+	// Fuzzy is the template of the policy's learnable rule base (nil if it
+	// has none): the inputs, output and their labels the tuner evolves.
+	Fuzzy *fuzzy.System
+	New   func(c Config) (Policy, error)
 }
