@@ -5,6 +5,14 @@ package policy
 // Source: the baseline of every power-saving study (EECluster, ESCS).
 type alwaysOn struct{}
 
+func alwaysOnSpec() Spec {
+	return withCheck(Spec{
+		Name:   "always-on",
+		Doc:    "every node always powered",
+		Source: "baseline of EECluster (Cocaña-Fernández et al., 2015) and ESCS (Kiertscher et al.)",
+	}, func(Config) (Policy, error) { return alwaysOn{}, nil })
+}
+
 func (alwaysOn) Name() string { return "always-on" }
 
 func (alwaysOn) Decide(v *View, d *Decision) {
@@ -13,4 +21,18 @@ func (alwaysOn) Decide(v *View, d *Decision) {
 			d.PowerOn = append(d.PowerOn, i)
 		}
 	}
+}
+
+// alwaysOff is idle-timeout with a zero timeout, no spare node and no boot
+// limit: every node is switched off as soon as it is idle and booted when
+// the queue needs it.
+//
+// Source: the "on demand" lower bound of ESCS (Kiertscher et al.) and
+// Slurm's SuspendTime=0.
+func alwaysOffSpec() Spec {
+	return withCheck(Spec{
+		Name:   "always-off",
+		Doc:    "off as soon as idle, boot on demand",
+		Source: "on-demand baseline of ESCS (Kiertscher, Zinke, Schnor) and Slurm SuspendTime=0",
+	}, func(Config) (Policy, error) { return &idleTimeout{}, nil })
 }

@@ -1,6 +1,15 @@
 package policy
 
-import "github.com/ecotune/ecotune/fuzzy"
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ecotune/ecotune/fuzzy"
+)
 
 // Param declares one tunable parameter of a policy.
 type Param struct {
@@ -36,5 +45,120 @@ type Spec struct {
 	// Fuzzy is the template of the policy's learnable rule base (nil if it
 	// has none): the inputs, output and their labels the tuner evolves.
 	Fuzzy *fuzzy.System
-	New   func(c Config) (Policy, error)
+	// GroupParams: parameters may be overridden per user group with names
+	// of the form NAME@GROUP (same bounds as NAME).
+	GroupParams bool
+	New         func(c Config) (Policy, error)
+}
+
+// GroupSep separates a parameter name from a user-group name in per-group
+// overrides ("wait_on@physics") of policies whose Spec has GroupParams.
+const GroupSep = "@"
+
+// Param returns the declared parameter called name.
+func (s Spec) Param(name string) (Param, bool) {
+	for _, p := range s.Params {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Param{}, false
+}
+
+// Defaults returns the Config of s with every parameter at its default.
+func (s Spec) Defaults() Config {
+	c := Config{Name: s.Name, Params: make(map[string]float64, len(s.Params))}
+	for _, p := range s.Params {
+		c.Params[p.Name] = p.Default
+	}
+	return c
+}
+
+// Fill returns c with its name set to s.Name and every parameter it lacks
+// set to its default. c itself is not modified.
+func (s Spec) Fill(c Config) Config {
+	out := s.Defaults()
+	for k, v := range c.Params {
+		out.Params[k] = v
+	}
+	out.Fuzzy, out.Seed = c.Fuzzy, c.Seed
+	return out
+}
+
+// Check reports the first parameter of c, in sorted name order, that s does
+// not declare, that is not a finite number, that lies outside its bounds or
+// that should be whole and is not. The error names the field as
+// "params.NAME" so callers can prefix where the Config came from.
+func (s Spec) Check(c Config) error {
+	names := make([]string, 0, len(c.Params))
+	for k := range c.Params {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		if err := s.checkParam(k, c.Params[k]); err != nil {
+			return fmt.Errorf("params.%s: %w", k, err)
+		}
+	}
+	return nil
+}
+
+func (s Spec) checkParam(name string, x float64) error {
+	base, group, isGroup := strings.Cut(name, GroupSep)
+	p, ok := s.Param(base)
+	switch {
+	case !ok:
+		return fmt.Errorf("unknown parameter of %s (valid: %s)", s.Name, s.paramNames())
+	case isGroup && !s.GroupParams:
+		return fmt.Errorf("%s takes no per-group parameters", s.Name)
+	case isGroup && group == "":
+		return errors.New("empty user-group name after " + GroupSep)
+	case math.IsNaN(x) || math.IsInf(x, 0):
+		return fmt.Errorf("%v is not a finite number", x)
+	case x < p.Min || x > p.Max:
+		return fmt.Errorf("%s out of [%s, %s]", formatNum(x), formatNum(p.Min), formatNum(p.Max))
+	case p.Integer && x != math.Trunc(x):
+		return fmt.Errorf("%s is not a whole number", formatNum(x))
+	}
+	return nil
+}
+
+func (s Spec) paramNames() string {
+	if len(s.Params) == 0 {
+		return "none"
+	}
+	names := make([]string, len(s.Params))
+	for i, p := range s.Params {
+		names[i] = p.Name
+	}
+	if s.GroupParams {
+		return strings.Join(names, ", ") + "; per user group as NAME" + GroupSep + "GROUP"
+	}
+	return strings.Join(names, ", ")
+}
+
+func formatNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// ParseSet makes the Config of spec from `--set name=value` arguments:
+// parameters not set take their defaults. An unknown name, a value that is
+// not a finite number, out of bounds or not whole for an integer
+// parameter is an error naming the parameter.
+func ParseSet(spec Spec, kv []string) (Config, error) {
+	c := spec.Defaults()
+	for _, arg := range kv {
+		name, val, ok := strings.Cut(arg, "=")
+		name, val = strings.TrimSpace(name), strings.TrimSpace(val)
+		if !ok || name == "" {
+			return Config{}, fmt.Errorf("--set %q: want name=value", arg)
+		}
+		x, err := strconv.ParseFloat(val, 64)
+		if err != nil {
+			return Config{}, fmt.Errorf("--set %s: %q is not a number", name, val)
+		}
+		if err := spec.checkParam(name, x); err != nil {
+			return Config{}, fmt.Errorf("--set %s: %w", name, err)
+		}
+		c.Params[name] = x
+	}
+	return c, nil
 }

@@ -6,12 +6,9 @@ import "fmt"
 // lists them.
 func All() []Spec {
 	return []Spec{
-		{
-			Name:   "always-on",
-			Doc:    "every node always powered",
-			Source: "baseline of EECluster (Cocaña-Fernández et al., 2015) and ESCS (Kiertscher et al.)",
-			New:    func(Config) (Policy, error) { return alwaysOn{}, nil },
-		},
+		alwaysOnSpec(),
+		alwaysOffSpec(),
+		idleTimeoutSpec(),
 	}
 }
 
@@ -32,4 +29,20 @@ func New(c Config) (Policy, error) {
 		return nil, err
 	}
 	return s.New(c)
+}
+
+// withCheck sets s.New to fill c's missing parameters with defaults, check
+// them against s, and call mk with the complete Config.
+func withCheck(s Spec, mk func(c Config) (Policy, error)) Spec {
+	s.New = func(c Config) (Policy, error) {
+		if c.Name != "" && c.Name != s.Name {
+			return nil, fmt.Errorf("policy %s: config is for %q", s.Name, c.Name)
+		}
+		c = s.Fill(c)
+		if err := s.Check(c); err != nil {
+			return nil, fmt.Errorf("policy %s: %w", s.Name, err)
+		}
+		return mk(c)
+	}
+	return s
 }

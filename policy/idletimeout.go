@@ -1,0 +1,103 @@
+package policy
+
+// idleTimeout switches a node off once it has been idle for a timeout,
+// keeps a number of spare idle nodes on, and boots nodes on demand.
+//
+// Source: Slurm power saving (SuspendTime, SuspendRate/ResumeRate,
+// https://slurm.schedmd.com/power_save.html) and CLUES (IDLE_TIME,
+// de Alfonso et al., "An energy management system for cluster
+// infrastructures", Computers & Electrical Engineering 39(8), 2013).
+//
+// Each decision:
+//   - Boot on demand: boot Off nodes (in node-ID order) until the queued
+//     slots are covered by free slots (idle, or on booting nodes), and
+//     until at least spare nodes are idle or booting; never more than
+//     max_booting nodes booting at once (0: no limit).
+//   - Switch off: idle nodes idle for at least idle_timeout seconds,
+//     least recently used first, as long as spare idle nodes stay on and
+//     the free slots left still cover the queued slots.
+//
+// Wake: the earliest IdleSince + idle_timeout of an idle node after now.
+type idleTimeout struct {
+	timeout int64
+	spare   int
+	maxBoot int // 0: no limit
+	idle    []int
+}
+
+func idleTimeoutSpec() Spec {
+	return withCheck(Spec{
+		Name: "idle-timeout",
+		Doc:  "off after idle_timeout seconds idle; spare idle nodes kept on; at most max_booting booting; boot on demand",
+		Source: "Slurm power saving (SuspendTime, ResumeRate); CLUES IDLE_TIME (de Alfonso et al., " +
+			"Computers & Electrical Engineering 39(8), 2013)",
+		Params: []Param{
+			{Name: "idle_timeout", Unit: "s", Doc: "idle time before a node is switched off", Min: 60, Max: 86400, Default: 1800, Integer: true, Log: true},
+			{Name: "spare", Unit: "nodes", Doc: "idle nodes always kept on", Min: 0, Max: 256, Default: 0, Integer: true},
+			{Name: "max_booting", Unit: "nodes", Doc: "most nodes booting at once (0: no limit)", Min: 0, Max: 1024, Default: 0, Integer: true},
+		},
+	}, func(c Config) (Policy, error) {
+		return &idleTimeout{
+			timeout: int64(c.Params["idle_timeout"]),
+			spare:   int(c.Params["spare"]),
+			maxBoot: int(c.Params["max_booting"]),
+		}, nil
+	})
+}
+
+func (p *idleTimeout) Name() string {
+	if p.timeout == 0 && p.spare == 0 && p.maxBoot == 0 {
+		return "always-off"
+	}
+	return "idle-timeout"
+}
+
+func (p *idleTimeout) Decide(v *View, d *Decision) {
+	p.idle = idleNodes(v, p.idle)
+	booting := countState(v, Booting)
+	if n := p.boot(v, d, booting); n > 0 {
+		return // booting: nothing is switched off in the same decision
+	}
+	p.switchOff(v, d)
+}
+
+// boot boots on demand and returns the number of nodes booted.
+func (p *idleTimeout) boot(v *View, d *Decision, booting int) int {
+	limit := -1
+	if p.maxBoot > 0 {
+		limit = max(0, p.maxBoot-booting)
+	}
+	before := len(d.PowerOn)
+	bootInOrder(v, d, nil, queueDeficit(v), limit)
+	if p.spare > 0 {
+		short := p.spare - len(p.idle) - booting - (len(d.PowerOn) - before)
+		if limit >= 0 {
+			limit -= len(d.PowerOn) - before
+		}
+		if short > 0 && limit != 0 {
+			if limit > 0 {
+				short = min(short, limit)
+			}
+			bootInOrder(v, d, nil, 1<<62, short)
+		}
+	}
+	return len(d.PowerOn) - before
+}
+
+func (p *idleTimeout) switchOff(v *View, d *Decision) {
+	free := freeSlots(v)
+	kept := len(p.idle)
+	for _, i := range p.idle {
+		n := &v.Nodes[i]
+		if due := n.IdleSince + p.timeout; due > v.Now {
+			d.Wake = earliest(d.Wake, due)
+			continue
+		}
+		if kept <= p.spare || free-n.Slots < v.QueuedSlots {
+			continue
+		}
+		d.PowerOff = append(d.PowerOff, NodeCommand{Node: i})
+		free -= n.Slots
+		kept--
+	}
+}
