@@ -2,20 +2,16 @@ package datasets
 
 // Placeholders, each replaced by the file of its format.
 var (
-	detectArgonne    = never
-	newArgonneReader = notImplemented
-	detectGWF        = never
-	newGWFReader     = notImplemented
-	detectSlurm      = never
-	newSlurmReader   = notImplemented
-	detectPBS        = never
-	newPBSReader     = notImplemented
-	detectUGE        = never
-	newUGEReader     = notImplemented
-	detectSGE        = never
-	newSGEReader     = notImplemented
-	detectLSF        = never
-	newLSFReader     = notImplemented
-	detectOAR        = never
-	newOARReader     = notImplemented
+	detectSlurm    = never
+	newSlurmReader = notImplemented
+	detectPBS      = never
+	newPBSReader   = notImplemented
+	detectUGE      = never
+	newUGEReader   = notImplemented
+	detectSGE      = never
+	newSGEReader   = notImplemented
+	detectLSF      = never
+	newLSFReader   = notImplemented
+	detectOAR      = never
+	newOARReader   = notImplemented
 )

@@ -1,0 +1,370 @@
+package datasets
+
+// Helpers shared by the accounting-log readers (GWF, Slurm, PBS, SGE/UGE,
+// LSF, OAR, Argonne). Every identifier here starts with "acct" so that it
+// cannot collide with the SWF reader's helpers in the same package.
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// acctBufSize is the bufio buffer of every line-oriented reader: large
+// enough that ordinary records are returned without copying.
+const acctBufSize = 1 << 20
+
+// acctMaxLine bounds one physical line; a longer one is a syntax error, so
+// a corrupt file without newlines cannot exhaust memory.
+const acctMaxLine = 64 << 20
+
+// acctLines reads physical lines. The slice returned by next is valid until
+// the following call.
+type acctLines struct {
+	br   *bufio.Reader
+	long []byte // assembles lines longer than the bufio buffer
+	line int    // 1-based number of the line last returned
+}
+
+func acctNewLines(r io.Reader) *acctLines {
+	return &acctLines{br: bufio.NewReaderSize(r, acctBufSize)}
+}
+
+// next returns the next line without its "\n" or "\r\n", or io.EOF.
+func (l *acctLines) next() ([]byte, error) {
+	b, err := l.br.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		l.long = append(l.long[:0], b...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			if len(l.long) > acctMaxLine {
+				l.line++
+				return nil, fmt.Errorf("line %d longer than %d bytes: %w", l.line, acctMaxLine, ErrSyntax)
+			}
+			b, err = l.br.ReadSlice('\n')
+			l.long = append(l.long, b...)
+		}
+		b = l.long
+	}
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	if len(b) == 0 && err == io.EOF {
+		return nil, io.EOF
+	}
+	l.line++
+	b = bytes.TrimSuffix(b, []byte{'\n'})
+	b = bytes.TrimSuffix(b, []byte{'\r'})
+	return b, nil
+}
+
+// acctInterner returns one shared string per distinct user, group or queue
+// name, so that steady-state reading does not allocate for them. It stops
+// growing at acctInternMax entries (then it allocates like string(b)).
+type acctInterner map[string]string
+
+const acctInternMax = 1 << 16
+
+func (in acctInterner) get(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if s, ok := in[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(in) < acctInternMax {
+		in[s] = s
+	}
+	return s
+}
+
+// acctInt parses a base-10 integer without allocating.
+func acctInt(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 19 {
+		return 0, false
+	}
+	neg := false
+	if b[0] == '-' || b[0] == '+' {
+		neg = b[0] == '-'
+		b = b[1:]
+		if len(b) == 0 {
+			return 0, false
+		}
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// acctNumber parses an integer or a decimal number (as logs write "60.0"
+// in integer columns) and rounds it to the nearest integer.
+func acctNumber(b []byte) (int64, bool) {
+	if n, ok := acctInt(b); ok {
+		return n, true
+	}
+	if len(b) == 0 || bytes.IndexByte(b, '.') < 0 {
+		return 0, false
+	}
+	for _, c := range b {
+		if (c < '0' || c > '9') && c != '.' && c != '-' && c != '+' {
+			return 0, false // no exponents, NaN or Inf
+		}
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil || f > 9e18 || f < -9e18 {
+		return 0, false
+	}
+	if f < 0 {
+		return int64(f - 0.5), true
+	}
+	return int64(f + 0.5), true
+}
+
+// acctClock parses a duration "[D-]HH:MM:SS", "HH:MM:SS", "MM:SS" or plain
+// seconds, with an optional fraction of a second (dropped). Hours may
+// exceed 23 (PBS writes "144:00:00").
+func acctClock(b []byte) (int64, bool) {
+	if i := bytes.IndexByte(b, '.'); i >= 0 {
+		if _, ok := acctInt(b[i+1:]); !ok {
+			return 0, false
+		}
+		b = b[:i]
+	}
+	var days int64
+	if i := bytes.IndexByte(b, '-'); i >= 0 {
+		d, ok := acctInt(b[:i])
+		if !ok || d < 0 {
+			return 0, false
+		}
+		days, b = d, b[i+1:]
+	}
+	var total int64
+	parts := 0
+	for len(b) > 0 || parts == 0 {
+		i := bytes.IndexByte(b, ':')
+		part := b
+		if i >= 0 {
+			part, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		v, ok := acctInt(part)
+		if !ok || v < 0 || part[0] == '+' || part[0] == '-' {
+			return 0, false
+		}
+		if parts > 0 && v > 59 {
+			return 0, false
+		}
+		total = total*60 + v
+		parts++
+		if i >= 0 && len(b) == 0 {
+			return 0, false // trailing colon
+		}
+	}
+	if parts > 3 || (days > 0 && parts != 3) {
+		return 0, false
+	}
+	return days*86400 + total, true
+}
+
+// acctDaysFromCivil returns the days since 1970-01-01 of a proleptic
+// Gregorian date (Howard Hinnant's algorithm), for allocation-free parsing.
+func acctDaysFromCivil(y, m, d int64) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	if y < 0 && y%400 != 0 {
+		era--
+	}
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return era*146097 + doe - 719468
+}
+
+// acctDigits reads a fixed-width run of decimal digits.
+func acctDigits(b []byte) (int64, bool) {
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, len(b) > 0
+}
+
+var acctMonthDays = [13]int64{0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}
+
+// acctDateTime turns a validated calendar date and clock time into Unix
+// seconds, reporting false for impossible dates.
+func acctDateTime(y, mo, d, h, mi, s int64) (int64, bool) {
+	if mo < 1 || mo > 12 || d < 1 || d > acctMonthDays[mo] || h > 23 || mi > 59 || s > 60 {
+		return 0, false
+	}
+	if mo == 2 && d == 29 && !(y%4 == 0 && (y%100 != 0 || y%400 == 0)) {
+		return 0, false
+	}
+	return acctDaysFromCivil(y, mo, d)*86400 + h*3600 + mi*60 + s, true
+}
+
+// acctSkip counts a skipped record under reason.
+func acctSkip(m *Meta, reason string) {
+	if m.Skipped == nil {
+		m.Skipped = make(map[string]int64)
+	}
+	m.Skipped[reason]++
+}
+
+// acctReason is the Skipped key of a record rejected for its field in
+// lenient mode: "bad_" and the field name in lower case.
+func acctReason(field string) string {
+	if field == "" {
+		return "bad_record"
+	}
+	return "bad_" + strings.ToLower(field)
+}
+
+// acctValue shortens a field value quoted in an error message.
+func acctValue(b []byte) string {
+	const max = 80
+	if len(b) > max {
+		return string(b[:max]) + "…"
+	}
+	return string(b)
+}
+
+// acctMeta returns the metadata every reader starts from: nothing known.
+func acctMeta(format, file string) Meta {
+	return Meta{
+		Name:         acctBaseName(file),
+		Format:       format,
+		Nodes:        Unknown,
+		Procs:        Unknown,
+		ProcsPerNode: Unknown,
+		UnixStart:    Unknown,
+	}
+}
+
+func acctBaseName(file string) string {
+	if i := strings.LastIndexAny(file, `/\`); i >= 0 {
+		file = file[i+1:]
+	}
+	for _, ext := range []string{".gz", ".log", ".json", ".swf", ".gwf", ".txt", ".csv"} {
+		file = strings.TrimSuffix(file, ext)
+	}
+	return file
+}
+
+// acctHeadSize is the most Detect is given (see Format.Detect).
+const acctHeadSize = 64 << 10
+
+// acctFirstLines returns up to n non-empty lines of head that do not start
+// with one of the comment prefixes, dropping a last line that may have been
+// cut by the 64 KiB head limit.
+func acctFirstLines(head []byte, n int, comments string) [][]byte {
+	whole := len(head) < acctHeadSize
+	var out [][]byte
+	for len(head) > 0 && len(out) < n {
+		i := bytes.IndexByte(head, '\n')
+		if i < 0 {
+			if whole {
+				i = len(head)
+			} else {
+				break // possibly cut: never judge a partial line
+			}
+		}
+		line := bytes.TrimRight(head[:i], "\r")
+		head = head[min(i+1, len(head)):]
+		t := bytes.TrimSpace(line)
+		if len(t) == 0 || strings.IndexByte(comments, t[0]) >= 0 {
+			continue
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// acctFields splits line at runs of spaces and tabs into dst[:0].
+func acctFields(dst [][]byte, line []byte) [][]byte {
+	dst = dst[:0]
+	i := 0
+	for i < len(line) {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		j := i
+		for j < len(line) && line[j] != ' ' && line[j] != '\t' {
+			j++
+		}
+		if j > i {
+			dst = append(dst, line[i:j])
+		}
+		i = j
+	}
+	return dst
+}
+
+// acctHeaderInt reads the leading integer of a header value such as
+// "338 (batch partition; 512 total)".
+func acctHeaderInt(v []byte) (int, bool) {
+	v = bytes.TrimSpace(v)
+	end := 0
+	for end < len(v) && v[end] >= '0' && v[end] <= '9' {
+		end++
+	}
+	n, ok := acctInt(v[:end])
+	if !ok || n > 1<<40 {
+		return 0, false
+	}
+	return int(n), true
+}
+
+// acctHeaderKey splits a comment line "; Key: value" (any of the comment
+// characters, any spacing) into key and value.
+func acctHeaderKey(line []byte, comments string) (key string, value []byte, ok bool) {
+	t := bytes.TrimSpace(line)
+	if len(t) == 0 || strings.IndexByte(comments, t[0]) < 0 {
+		return "", nil, false
+	}
+	t = bytes.TrimSpace(t[1:])
+	i := bytes.IndexByte(t, ':')
+	if i <= 0 {
+		return "", nil, false
+	}
+	return string(bytes.TrimSpace(t[:i])), t[i+1:], true
+}
+
+// acctMachineHeader applies the MaxNodes and MaxProcs header keys of
+// SWF-like logs to m.
+func acctMachineHeader(m *Meta, key string, value []byte) {
+	switch strings.ToLower(key) {
+	case "maxnodes":
+		if n, ok := acctHeaderInt(value); ok {
+			m.Nodes = n
+		}
+	case "maxprocs":
+		if n, ok := acctHeaderInt(value); ok {
+			m.Procs = n
+		}
+	default:
+		return
+	}
+	if m.Nodes > 0 && m.Procs > 0 && m.Procs%m.Nodes == 0 {
+		m.ProcsPerNode = m.Procs / m.Nodes
+	}
+}

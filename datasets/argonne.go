@@ -1,0 +1,179 @@
+package datasets
+
+// The Argonne dialect: the homemade SWF-like conversions of ALCF Theta and
+// Mira job logs (traces/nonstandard/theta_argonne.swf and mira.swf).
+//
+// Layout, found by inspecting both files (every job line has 18
+// tab-separated fields; header lines start with ';'):
+//
+//	 1 job id
+//	 2 submit time, absolute Unix seconds (there is no UnixStartTime)
+//	 3 wait time, seconds
+//	 4 run time, seconds
+//	 5 allocated nodes (MaxProcs = MaxNodes: the machine is counted in nodes)
+//	 6 requested wall time, seconds (SWF has average CPU time here)
+//	 7-11 -1 (SWF: memory, requested procs, requested time, memory, status)
+//	12 hashed user id; 0 where the conversion had no user (read as unknown)
+//	13-18 -1
+//
+// Lines are not sorted by submit time (the import pipeline sorts). Meta.Nodes
+// and Meta.Procs come from the MaxNodes/MaxProcs header (4392 Theta, 49152
+// Mira). Fields 7-11 and 13-18 are read as in SWF when they are not -1.
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+)
+
+// argonneFieldNames names the 18 columns in error messages.
+var argonneFieldNames = [18]string{
+	"JobID", "SubmitTime", "WaitTime", "RunTime", "AllocatedNodes", "RequestedTime",
+	"UsedMemory", "RequestedProcs", "RequestedTimeSWF", "RequestedMemory", "Status",
+	"UserID", "GroupID", "ExecutableID", "QueueID", "PartitionID", "PrecedingJob", "ThinkTime",
+}
+
+// argonneMinEpoch separates absolute submit times (this dialect) from the
+// relative ones of SWF: 1e8 s is March 1973, before any archived log.
+const argonneMinEpoch = 100_000_000
+
+type argonneReader struct {
+	lines  *acctLines
+	file   string
+	opt    ReadOptions
+	meta   Meta
+	fields [][]byte
+	names  acctInterner
+	err    error
+}
+
+func newArgonneReader(r io.Reader, file string, opt ReadOptions) (Reader, error) {
+	m := acctMeta("argonne", file)
+	m.Notes = append(m.Notes, "Argonne dialect: submit times are absolute Unix seconds, field 5 counts nodes, field 6 is the requested wall time")
+	m.TimeZone = "UTC"
+	return &argonneReader{lines: acctNewLines(r), file: file, opt: opt, meta: m, names: acctInterner{}}, nil
+}
+
+// detectArgonne accepts SWF-like text whose job lines have 18 tab-separated
+// fields with an absolute epoch submit time.
+func detectArgonne(head []byte) bool {
+	lines := acctFirstLines(head, 5, ";")
+	if len(lines) == 0 {
+		return false
+	}
+	var f [][]byte
+	for _, l := range lines {
+		if bytes.Count(l, []byte{'\t'}) < 17 {
+			return false
+		}
+		f = acctFields(f, l)
+		if len(f) != 18 {
+			return false
+		}
+		submit, ok := acctInt(f[1])
+		if !ok || submit < argonneMinEpoch {
+			return false
+		}
+		for _, v := range f {
+			if _, ok := acctNumber(v); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (r *argonneReader) Meta() Meta { return r.meta }
+
+func (r *argonneReader) Next() (Job, error) {
+	if r.err != nil {
+		return Job{}, r.err
+	}
+	for {
+		line, err := r.lines.next()
+		if err != nil {
+			if err != io.EOF {
+				err = fmt.Errorf("%s: %w", r.file, err)
+			}
+			r.err = err
+			return Job{}, err
+		}
+		t := bytes.TrimSpace(line)
+		if len(t) == 0 {
+			continue
+		}
+		if t[0] == ';' {
+			if key, value, ok := acctHeaderKey(t, ";"); ok {
+				acctMachineHeader(&r.meta, key, value)
+			}
+			continue
+		}
+		job, perr := r.parse(t)
+		if perr == nil {
+			return job, nil
+		}
+		if !r.opt.Lenient {
+			r.err = perr
+			return Job{}, perr
+		}
+		acctSkip(&r.meta, acctReason(perr.Field))
+	}
+}
+
+func (r *argonneReader) parse(line []byte) (Job, *ParseError) {
+	r.fields = acctFields(r.fields, line)
+	f := r.fields
+	if len(f) != 18 {
+		return Job{}, &ParseError{File: r.file, Line: r.lines.line, Value: acctValue(line),
+			Err: fmt.Errorf("%d fields, want 18: %w", len(f), ErrFieldCount)}
+	}
+	var v [18]int64
+	for i := range f {
+		if i == 11 {
+			continue // user id: text
+		}
+		n, ok := acctNumber(f[i])
+		if !ok {
+			return Job{}, &ParseError{File: r.file, Line: r.lines.line, Field: argonneFieldNames[i], Value: acctValue(f[i]), Err: ErrSyntax}
+		}
+		v[i] = n
+	}
+	if v[1] < argonneMinEpoch {
+		return Job{}, &ParseError{File: r.file, Line: r.lines.line, Field: argonneFieldNames[1], Value: string(f[1]),
+			Err: fmt.Errorf("not an absolute Unix time: %w", ErrRange)}
+	}
+	for _, i := range []int{2, 3, 4, 5} {
+		if v[i] < Unknown {
+			return Job{}, &ParseError{File: r.file, Line: r.lines.line, Field: argonneFieldNames[i], Value: string(f[i]),
+				Err: fmt.Errorf("negative: %w", ErrRange)}
+		}
+	}
+	if v[4] > 1<<31-1 || v[7] > 1<<31-1 {
+		return Job{}, &ParseError{File: r.file, Line: r.lines.line, Field: argonneFieldNames[4], Value: string(f[4]), Err: ErrRange}
+	}
+	status, ok := gwfStatus(v[10])
+	if !ok {
+		return Job{}, &ParseError{File: r.file, Line: r.lines.line, Field: argonneFieldNames[10], Value: string(f[10]), Err: ErrRange}
+	}
+	return Job{
+		ID:       v[0],
+		Submit:   v[1],
+		Wait:     v[2],
+		Run:      v[3],
+		Procs:    int32(v[4]),
+		ReqProcs: int32(max(v[7], Unknown)),
+		ReqTime:  v[5],
+		Status:   status,
+		User:     argonneUser(r.names, f[11]),
+		Group:    gwfText(r.names, f[12]),
+		Queue:    gwfText(r.names, f[14]),
+	}, nil
+}
+
+// argonneUser reads the hashed user id; 0 and -1 mean no user.
+func argonneUser(in acctInterner, b []byte) string {
+	if string(b) == "0" {
+		return ""
+	}
+	return gwfText(in, b)
+}
