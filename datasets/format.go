@@ -47,3 +47,14 @@ var errNotImplemented = errors.New("reader not implemented yet")
 
 func notImplemented(io.Reader, string, ReadOptions) (Reader, error) { return nil, errNotImplemented }
 func never([]byte) bool                                             { return false }
+
+// Detect returns the first format, in the order of Formats, that
+// recognises head (the start of a decompressed log), or ErrUnknownFmt.
+func Detect(head []byte) (Format, error) {
+	for _, f := range Formats() {
+		if f.Detect(head) {
+			return f, nil
+		}
+	}
+	return Format{}, ErrUnknownFmt
+}

@@ -8,17 +8,18 @@ const Unknown = -1
 // durations are seconds. Numeric fields the log did not record hold Unknown;
 // string fields the log did not record are empty.
 type Job struct {
-	ID       int64  // job number in the log (array tasks get their own)
-	Submit   int64  // submit time, Unix seconds
-	Wait     int64  // wait the log observed (start − submit), or Unknown
-	Run      int64  // run time, or Unknown
-	Procs    int32  // processors (slots) used, or Unknown
-	ReqProcs int32  // processors requested, or Unknown
-	ReqTime  int64  // requested wall time, or Unknown
-	Status   int32  // SWF status convention: 1 completed, 0 failed, 5 cancelled, or Unknown
-	User     string // user name or number as text
-	Group    string // group name or number as text
-	Queue    string // queue or partition
+	ID        int64  `parquet:"id"`             // job number in the log (array tasks get their own)
+	Submit    int64  `parquet:"submit"`         // submit time, Unix seconds
+	Wait      int64  `parquet:"wait"`           // wait the log observed (start − submit), or Unknown
+	Run       int64  `parquet:"run"`            // run time, or Unknown
+	Procs     int32  `parquet:"procs"`          // processors (slots) used, or Unknown
+	ReqProcs  int32  `parquet:"req_procs"`      // processors requested, or Unknown
+	ReqTime   int64  `parquet:"req_time"`       // requested wall time, or Unknown
+	Status    int32  `parquet:"status"`         // SWF status convention: 1 completed, 0 failed, 5 cancelled, or Unknown
+	User      string `parquet:"user,dict"`      // user name or number as text
+	Group     string `parquet:"group,dict"`     // group name or number as text
+	Queue     string `parquet:"queue,dict"`     // queue or partition
+	Partition string `parquet:"partition,dict"` // partition (SWF field 16) when the log has one apart from the queue
 }
 
 // Meta describes a trace: where it came from and the machine it ran on.

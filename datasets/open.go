@@ -1,6 +1,6 @@
 package datasets
 
-import "errors"
+import "fmt"
 
 // ReadOptions control how a log is read.
 type ReadOptions struct {
@@ -10,12 +10,18 @@ type ReadOptions struct {
 
 // Open reads a trace from path: a canonical Parquet trace or any supported
 // raw log (detected from content unless opt.Format is set; .gz is read
-// directly).
+// directly). A raw log is validated and sorted as ReadLogs does.
 func Open(path string, opt ReadOptions) (*Trace, error) {
-	return nil, errors.New("datasets.Open: not implemented yet")
-}
-
-// Default returns the embedded default trace.
-func Default() (*Trace, error) {
-	return nil, errors.New("datasets.Default: not implemented yet")
+	isParquet, err := isParquetFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if isParquet && opt.Format == "" {
+		return ReadParquetFile(path)
+	}
+	t, err := ReadLogs([]string{path}, opt)
+	if err != nil {
+		return nil, fmt.Errorf("open trace: %w", err)
+	}
+	return t, nil
 }

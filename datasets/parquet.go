@@ -1,0 +1,204 @@
+package datasets
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
+)
+
+// The canonical trace file is Parquet, one row per job (the columns are
+// the parquet tags of Job), zstd-compressed, with the Meta as JSON under
+// the key-value metadata key parquetMetaKey.
+const (
+	parquetMetaKey    = "ecotune.meta"
+	parquetVersionKey = "ecotune.trace_version"
+	parquetVersion    = "1"
+	parquetRowGroup   = 1 << 20 // rows per row group: bounds the writer's memory
+	parquetBatch      = 4096    // rows handed to the writer or read at a time
+)
+
+var parquetMagic = []byte("PAR1")
+
+// WriteParquet writes t to w as a canonical Parquet trace.
+func WriteParquet(w io.Writer, t *Trace) error {
+	pw := newParquetJobWriter(w, &parquet.Zstd)
+	for i := 0; i < len(t.Jobs); i += parquetBatch {
+		if _, err := pw.Write(t.Jobs[i:min(i+parquetBatch, len(t.Jobs))]); err != nil {
+			return fmt.Errorf("parquet: %w", err)
+		}
+	}
+	return closeParquetJobWriter(pw, t.Meta)
+}
+
+func newParquetJobWriter(w io.Writer, codec compress.Codec) *parquet.GenericWriter[Job] {
+	return parquet.NewGenericWriter[Job](w,
+		parquet.Compression(codec),
+		parquet.MaxRowsPerRowGroup(parquetRowGroup),
+	)
+}
+
+// closeParquetJobWriter stores meta in the file's key-value metadata and
+// writes the footer.
+func closeParquetJobWriter(pw *parquet.GenericWriter[Job], meta Meta) error {
+	js, err := json.Marshal(meta)
+	if err != nil {
+		return fmt.Errorf("parquet: metadata: %w", err)
+	}
+	pw.SetKeyValueMetadata(parquetMetaKey, string(js))
+	pw.SetKeyValueMetadata(parquetVersionKey, parquetVersion)
+	if err := pw.Close(); err != nil {
+		return fmt.Errorf("parquet: %w", err)
+	}
+	return nil
+}
+
+// ReadParquet reads a canonical Parquet trace of size bytes from r.
+func ReadParquet(r io.ReaderAt, size int64) (*Trace, error) {
+	f, err := parquet.OpenFile(r, size)
+	if err != nil {
+		return nil, fmt.Errorf("parquet: %w", err)
+	}
+	meta, err := parquetMeta(f)
+	if err != nil {
+		return nil, err
+	}
+	jobs := make([]Job, f.NumRows())
+	pr := parquet.NewGenericReader[Job](f)
+	defer pr.Close()
+	for n := 0; n < len(jobs); {
+		k, err := pr.Read(jobs[n:])
+		n += k
+		if err == io.EOF && n == len(jobs) {
+			break
+		}
+		if err != nil && err != io.EOF || k == 0 {
+			return nil, fmt.Errorf("parquet: read %d of %d rows: %w", n, len(jobs), errors.Join(err, io.ErrUnexpectedEOF))
+		}
+	}
+	return &Trace{Meta: meta, Jobs: jobs}, nil
+}
+
+// parquetMeta decodes the trace metadata of a Parquet file.
+func parquetMeta(f *parquet.File) (Meta, error) {
+	js, ok := f.Lookup(parquetMetaKey)
+	if !ok {
+		return Meta{}, fmt.Errorf("parquet: no %q metadata: not an ecotune trace", parquetMetaKey)
+	}
+	var m Meta
+	if err := json.Unmarshal([]byte(js), &m); err != nil {
+		return Meta{}, fmt.Errorf("parquet: metadata: %w", err)
+	}
+	return m, nil
+}
+
+// ReadParquetFile reads the canonical Parquet trace at path.
+func ReadParquetFile(path string) (*Trace, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	t, err := ReadParquet(f, st.Size())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
+// WriteParquetFile writes t to path atomically; an existing file is
+// replaced only when force is set (else the error is ErrOutputExist).
+func WriteParquetFile(path string, t *Trace, force bool) error {
+	out, err := CreateAtomic(path, force)
+	if err != nil {
+		return err
+	}
+	if err := WriteParquet(out, t); err != nil {
+		out.Abort()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return out.Commit()
+}
+
+// isParquetFile reports whether the file at path starts with the Parquet
+// magic bytes.
+func isParquetFile(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	magic := make([]byte, len(parquetMagic))
+	if _, err := io.ReadFull(f, magic); err != nil {
+		return false, nil
+	}
+	return bytes.Equal(magic, parquetMagic), nil
+}
+
+// An AtomicFile is an output written to a temporary file in the target's
+// directory and renamed over the target by Commit, so that readers never
+// see half a file.
+type AtomicFile struct {
+	*os.File
+	target string
+	force  bool
+}
+
+// CreateAtomic starts writing path. Unless force is set it fails with
+// ErrOutputExist when path exists.
+func CreateAtomic(path string, force bool) (*AtomicFile, error) {
+	if err := checkOutput(path, force); err != nil {
+		return nil, err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return nil, err
+	}
+	return &AtomicFile{File: f, target: path, force: force}, nil
+}
+
+func checkOutput(path string, force bool) error {
+	if force {
+		return nil
+	}
+	if _, err := os.Lstat(path); err == nil {
+		return fmt.Errorf("%s: %w", path, ErrOutputExist)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// Commit syncs and closes the temporary file and renames it to the target.
+func (a *AtomicFile) Commit() error {
+	err := a.Sync()
+	if cerr := a.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = checkOutput(a.target, a.force)
+	}
+	if err == nil {
+		err = os.Rename(a.Name(), a.target)
+	}
+	if err != nil {
+		os.Remove(a.Name())
+	}
+	return err
+}
+
+// Abort closes and removes the temporary file.
+func (a *AtomicFile) Abort() {
+	a.Close()
+	os.Remove(a.Name())
+}

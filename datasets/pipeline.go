@@ -1,0 +1,212 @@
+package datasets
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// headSize is how much of a log's (decompressed) start format detection sees.
+const headSize = 64 << 10
+
+// ReadLogs reads one or more raw logs into one trace in memory: the jobs of
+// all logs, validated (see the rules in validate.go) and sorted by submit
+// time, ties by ID, then by input order. Each log's format is detected
+// from its content unless opt.Format names it; gzip files are read
+// directly. In strict mode the first unreadable record stops the read with
+// a *ParseError naming file, line and field.
+func ReadLogs(paths []string, opt ReadOptions) (*Trace, error) {
+	var jobs []Job
+	metas := make([]Meta, 0, len(paths))
+	for _, path := range paths {
+		m, err := readLogFile(path, opt, func(j Job) error {
+			jobs = append(jobs, j)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		metas = append(metas, m)
+	}
+	return finishTrace(mergeMetas(metas), jobs), nil
+}
+
+// finishTrace validates and sorts jobs (in place) into a trace of meta.
+func finishTrace(meta Meta, jobs []Job) *Trace {
+	v := newValidator(meta.Procs)
+	kept := jobs[:0]
+	for i := range jobs {
+		if v.keep(&jobs[i]) {
+			kept = append(kept, jobs[i])
+		}
+	}
+	v.finish(&meta)
+	sortJobs(kept)
+	return &Trace{Meta: meta, Jobs: slices.Clip(kept)}
+}
+
+// sortJobs sorts jobs by submit time, ties by ID, keeping input order
+// among equal keys.
+func sortJobs(jobs []Job) {
+	slices.SortStableFunc(jobs, compareJobs)
+}
+
+func compareJobs(a, b Job) int {
+	if c := cmp.Compare(a.Submit, b.Submit); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ID, b.ID)
+}
+
+// readLogFile streams the jobs of the log at path to emit and returns its
+// metadata, with the file's SHA-256 in Sources.
+func readLogFile(path string, opt ReadOptions, emit func(Job) error) (Meta, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Meta{}, err
+	}
+	defer f.Close()
+	return readLog(f, path, opt, emit)
+}
+
+// readLog streams the jobs of the log read from r (named file in errors
+// and metadata) to emit and returns its metadata.
+func readLog(r io.Reader, file string, opt ReadOptions, emit func(Job) error) (Meta, error) {
+	hash := sha256.New()
+	raw := bufio.NewReaderSize(io.TeeReader(r, hash), headSize)
+	in, err := decompressed(raw)
+	if err != nil {
+		return Meta{}, fmt.Errorf("%s: %w", file, err)
+	}
+	buf := bufio.NewReaderSize(in, headSize)
+	head, err := buf.Peek(headSize)
+	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+		return Meta{}, fmt.Errorf("%s: %w", file, err)
+	}
+	format, err := chooseFormat(opt.Format, head)
+	if err != nil {
+		return Meta{}, fmt.Errorf("%s: %w", file, err)
+	}
+	rd, err := format.NewReader(buf, file, opt)
+	if err != nil {
+		return Meta{}, fmt.Errorf("%s: %w", file, err)
+	}
+	for {
+		j, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return Meta{}, err
+		}
+		if err := emit(j); err != nil {
+			return Meta{}, err
+		}
+	}
+	if _, err := io.Copy(io.Discard, raw); err != nil {
+		return Meta{}, fmt.Errorf("%s: %w", file, err)
+	}
+	m := rd.Meta()
+	if m.Format == "" {
+		m.Format = format.Name
+	}
+	m.Name = traceName(file)
+	m.Sources = []Source{{Path: file, SHA256: hex.EncodeToString(hash.Sum(nil))}}
+	return m, nil
+}
+
+// decompressed returns r itself, or a gzip reader over it when it starts
+// with the gzip magic bytes.
+func decompressed(r *bufio.Reader) (io.Reader, error) {
+	magic, _ := r.Peek(2)
+	if !bytes.Equal(magic, []byte{0x1f, 0x8b}) {
+		return r, nil
+	}
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("gzip: %w", err)
+	}
+	return zr, nil
+}
+
+// chooseFormat returns the format called name, or the one detected from
+// head when name is empty.
+func chooseFormat(name string, head []byte) (Format, error) {
+	if name == "" {
+		return Detect(head)
+	}
+	for _, f := range Formats() {
+		if f.Name == name {
+			return f, nil
+		}
+	}
+	return Format{}, fmt.Errorf("%w %q", ErrUnknownFmt, name)
+}
+
+// traceName is a log's base name without compression and format
+// extensions: "x/NASA-iPSC-1993-3.1-cln.swf.gz" → "NASA-iPSC-1993-3.1-cln".
+func traceName(path string) string {
+	name := filepath.Base(path)
+	name = strings.TrimSuffix(name, ".gz")
+	switch ext := filepath.Ext(name); ext {
+	case ".swf", ".gwf", ".log", ".txt", ".json", ".csv", ".acct", ".parquet":
+		name = strings.TrimSuffix(name, ext)
+	}
+	return name
+}
+
+// mergeMetas combines the metadata of the logs of one trace: the first
+// log's name and time zone, every source, the largest machine size (with a
+// note when they differ), the earliest UnixStart, and summed counts.
+func mergeMetas(ms []Meta) Meta {
+	out := normalizedMeta(ms[0])
+	for _, m := range ms[1:] {
+		m = normalizedMeta(m)
+		out.Sources = append(out.Sources, m.Sources...)
+		if m.Format != out.Format {
+			out.Format = "mixed"
+		}
+		if m.Nodes != out.Nodes || m.Procs != out.Procs {
+			out.Notes = append(out.Notes, fmt.Sprintf("logs disagree on machine size (%d nodes, %d procs vs %d, %d): the larger is kept", out.Nodes, out.Procs, m.Nodes, m.Procs))
+			out.Nodes, out.Procs = max(out.Nodes, m.Nodes), max(out.Procs, m.Procs)
+			out.ProcsPerNode = max(out.ProcsPerNode, m.ProcsPerNode)
+		}
+		if m.UnixStart != Unknown && (out.UnixStart == Unknown || m.UnixStart < out.UnixStart) {
+			out.UnixStart = m.UnixStart
+		}
+		if m.EndTime != "" {
+			out.EndTime = m.EndTime
+		}
+		for _, n := range m.Notes {
+			if !slices.Contains(out.Notes, n) {
+				out.Notes = append(out.Notes, n)
+			}
+		}
+		out.Skipped = addCounts(out.Skipped, m.Skipped)
+		out.Adjusted = addCounts(out.Adjusted, m.Adjusted)
+	}
+	return out
+}
+
+// normalizedMeta makes a reader's metadata canonical: sizes ≤ 0 are Unknown
+// and the count maps are never nil.
+func normalizedMeta(m Meta) Meta {
+	for _, p := range []*int{&m.Nodes, &m.Procs, &m.ProcsPerNode} {
+		if *p <= 0 {
+			*p = Unknown
+		}
+	}
+	m.Skipped = addCounts(nil, m.Skipped)
+	m.Adjusted = addCounts(nil, m.Adjusted)
+	return m
+}

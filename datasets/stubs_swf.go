@@ -1,7 +1,0 @@
-package datasets
-
-// Placeholders, replaced by swf.go.
-var (
-	detectSWF    = never
-	newSWFReader = notImplemented
-)
