@@ -1,15 +1,124 @@
 package main
 
 import (
-	"errors"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/ecotune/ecotune/reports"
+	"github.com/ecotune/ecotune/sim"
 )
+
+const compareHelp = `Replays one trace under every baseline policy (at its defaults, or the
+tuned values of a run directory with --run) and prints one row per policy,
+as the Grid'5000 energy-policy study tabulates them: boots + shutdowns,
+energy (kWh), minimal energy (the clairvoyant oracle's, kWh), consumed /
+minimal (%), kWh saved against always-on, kWh saved per boot or shutdown,
+qos_p90 and mean wait (s).
+
+--sweep name=a:b:step runs each compared policy that has parameter name at
+a, a+step, ... b. Policies run in parallel; rows keep a fixed order.
+
+Examples:
+  ecotune compare --trace NASA-iPSC-1993-3.1-cln.swf.gz
+  ecotune compare --policies always-on,idle-timeout --sweep idle_timeout=600:3600:600 --csv
+  ecotune compare --run runs/nasa --json`
 
 func compareCommand() *cli.Command {
 	return &cli.Command{
-		Name:   "compare",
-		Usage:  "not implemented yet",
-		Action: func(*cli.Context) error { return errors.New("compare: not implemented yet") },
+		Name:        "compare",
+		Usage:       "baseline policies side by side on one trace",
+		UsageText:   "ecotune compare [--trace T] [--policies a,b,...] [--run RUN_DIR] [--sweep name=a:b:step] [--json|--csv|--markdown]",
+		Description: compareHelp,
+		Flags: append(traceFlags(),
+			&cli.StringFlag{Name: "policies", Aliases: []string{"p"}, Usage: "comma-separated policies (default: every policy)"},
+			&cli.StringFlag{Name: "run", Usage: "compare the references and presets of this run directory"},
+			&cli.StringFlag{Name: "sweep", Usage: "run one parameter over a range: name=from:to:step"},
+			&cli.StringFlag{Name: "scheduler", Value: sim.FCFS, Usage: "fcfs or easy"},
+			&cli.IntFlag{Name: "workers", Usage: "parallel simulations (default: GOMAXPROCS)"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
+			&cli.BoolFlag{Name: "csv", Usage: "print CSV"},
+			&cli.BoolFlag{Name: "markdown", Usage: "print a Markdown table (the default)"},
+		),
+		Action: runCompare,
 	}
+}
+
+func runCompare(c *cli.Context) error {
+	if n := countTrue(c.Bool("json"), c.Bool("csv"), c.Bool("markdown")); n > 1 {
+		return fmt.Errorf("compare: --json, --csv and --markdown exclude each other")
+	}
+	var run *reports.Run
+	if dir := c.String("run"); dir != "" {
+		var err error
+		if run, err = reports.LoadRun(dir); err != nil {
+			return err
+		}
+	}
+	entries, err := reports.CompareEntries(splitList(c.String("policies")), run)
+	if err != nil {
+		return err
+	}
+	if s := c.String("sweep"); s != "" {
+		sw, err := reports.ParseSweep(s)
+		if err != nil {
+			return err
+		}
+		if entries, err = sw.Entries(entries); err != nil {
+			return err
+		}
+	}
+	tr, err := loadTrace(c)
+	if err != nil {
+		return err
+	}
+	cluster, err := sim.ClusterFromTrace(tr.Meta)
+	if err != nil {
+		return err
+	}
+	if run != nil {
+		cluster = run.Meta.Cluster
+	}
+	cmp, err := reports.Compare(tr, cluster, entries, reports.CompareOptions{
+		Sim: sim.Options{Scheduler: c.String("scheduler")}, Workers: c.Int("workers")})
+	if err != nil {
+		return err
+	}
+	switch {
+	case c.Bool("json"):
+		return json.NewEncoder(os.Stdout).Encode(cmp)
+	case c.Bool("csv"):
+		b, err := cmp.CSV()
+		if err != nil {
+			return err
+		}
+		_, err = os.Stdout.Write(b)
+		return err
+	}
+	_, err = os.Stdout.Write(cmp.Markdown())
+	return err
+}
+
+func countTrue(bs ...bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }

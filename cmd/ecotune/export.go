@@ -1,15 +1,85 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/ecotune/ecotune/reports"
 )
+
+const exportHelp = `Writes the rule-set file of one solution of a run: the policy and its
+parameters (and fuzzy rules), the cluster it was tuned for and where it
+came from (trace and its sha256, split, objectives on train and test, seed,
+version). The file is validated before it is written; a daemon, or
+"ecotune decide --rules", loads it.
+
+--pick names a preset of the run (qos0, qos0.1, qos0.5, knee, ...) or a row
+of its front. --slurm also prints the slurm.conf power-saving lines the
+solution maps to (idle-timeout solutions: SuspendTime, SuspendRate,
+ResumeRate, ResumeTimeout, SuspendTimeout, SuspendExcNodes), followed by
+comment lines saying what Slurm cannot express.
+
+Example:
+  ecotune export runs/nasa --pick qos0.1 -o rules.json --slurm`
 
 func exportCommand() *cli.Command {
 	return &cli.Command{
-		Name:   "export",
-		Usage:  "not implemented yet",
-		Action: func(*cli.Context) error { return errors.New("export: not implemented yet") },
+		Name:        "export",
+		Usage:       "the rule set of a chosen solution, for a daemon (and slurm.conf lines)",
+		UsageText:   "ecotune export RUN_DIR --pick PRESET|ROW -o rules.json [--slurm] [--force] [--json]",
+		Description: exportHelp,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "pick", Required: true, Usage: "preset name or front row"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "rule-set file to write"},
+			&cli.BoolFlag{Name: "slurm", Usage: "also print the slurm.conf power-saving lines"},
+			&cli.BoolFlag{Name: "force", Usage: "overwrite an existing file"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (path, rule set, slurm)"},
+		},
+		Action: runExport,
 	}
+}
+
+func runExport(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return errors.New("export: want one RUN_DIR")
+	}
+	run, err := reports.LoadRun(c.Args().First())
+	if err != nil {
+		return err
+	}
+	pick, err := run.Pick(c.String("pick"))
+	if err != nil {
+		return err
+	}
+	rs, err := reports.RuleSet(run, pick)
+	if err != nil {
+		return err
+	}
+	out := c.String("output")
+	if err := reports.WriteRuleSet(out, rs, c.Bool("force")); err != nil {
+		return err
+	}
+	var slurm *reports.SlurmConfig
+	if c.Bool("slurm") {
+		s := reports.Slurm(rs)
+		slurm = &s
+	}
+	if c.Bool("json") {
+		return json.NewEncoder(os.Stdout).Encode(map[string]any{"path": out, "rule_set": rs, "slurm": slurm})
+	}
+	fmt.Fprintf(os.Stderr, "wrote %s (%s, %s)\n", out, rs.Policy.Name, pick.Label)
+	if slurm != nil {
+		fmt.Printf("# slurm.conf power saving for %s (%s), from %s\n", rs.Policy.Name, pick.Label, run.Dir)
+		for _, l := range slurm.Lines {
+			fmt.Println(l)
+		}
+		for _, u := range slurm.Unmapped {
+			fmt.Println("# not expressible in Slurm: " + u)
+		}
+	}
+	return nil
 }

@@ -1,0 +1,317 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/sim"
+)
+
+// An Entry is one row of a comparison: a label and the policy it runs.
+type Entry struct {
+	Label  string
+	Config policy.Config
+}
+
+// CompareOptions control a comparison.
+type CompareOptions struct {
+	Sim     sim.Options // Timeline is ignored
+	Workers int         // parallel simulations; 0 means GOMAXPROCS
+}
+
+// CompareRow is one policy's results, as the Grid'5000 energy-policy
+// study tabulates them.
+type CompareRow struct {
+	Label  string             `json:"label"`
+	Policy string             `json:"policy"`
+	Params map[string]float64 `json:"params"`
+	// BootsShutdowns is the number of power-ons plus power-offs.
+	BootsShutdowns int64   `json:"boots_shutdowns"`
+	EnergyKWh      float64 `json:"energy_kwh"`
+	// MinimalKWh is the oracle's energy: the clairvoyant bound.
+	MinimalKWh float64 `json:"minimal_kwh"`
+	// ConsumedPct is EnergyKWh as a percentage of MinimalKWh.
+	ConsumedPct float64 `json:"consumed_minimal_pct"`
+	// SavedKWh is always-on's energy minus EnergyKWh.
+	SavedKWh float64 `json:"saved_kwh"`
+	// SavedPerSwitchKWh is SavedKWh per boot or shutdown; nil when the
+	// policy switched nothing.
+	SavedPerSwitchKWh *float64          `json:"saved_kwh_per_switch"`
+	QoSP90            float64           `json:"qos_p90"`
+	MeanWait          float64           `json:"mean_wait_s"`
+	Scores            objectives.Scores `json:"scores"`
+}
+
+// Comparison is every compared policy on one trace, rows in entry order.
+type Comparison struct {
+	Trace       string       `json:"trace"`
+	Jobs        int          `json:"jobs"`
+	Nodes       int          `json:"nodes"`
+	Slots       int          `json:"slots"`
+	AlwaysOnKWh float64      `json:"always_on_kwh"`
+	MinimalKWh  float64      `json:"minimal_kwh"`
+	Rows        []CompareRow `json:"rows"`
+}
+
+// DefaultEntries is every registered policy with its default parameters,
+// in the registry's order.
+func DefaultEntries() []Entry {
+	specs := policy.All()
+	out := make([]Entry, len(specs))
+	for i, s := range specs {
+		out[i] = Entry{Label: s.Name, Config: s.Defaults()}
+	}
+	return out
+}
+
+// Compare replays tr on c under every entry and tabulates the results.
+// Always-on and the oracle are simulated first (every row is measured
+// against them); the entries then run in parallel, one simulator per
+// worker, and the rows keep the entries' order.
+func Compare(tr *datasets.Trace, c sim.Cluster, entries []Entry, opt CompareOptions) (*Comparison, error) {
+	if len(entries) == 0 {
+		return nil, errors.New("reports: compare: no policy to compare")
+	}
+	opt.Sim.Timeline = false
+	s, err := sim.New(tr, c, opt.Sim)
+	if err != nil {
+		return nil, fmt.Errorf("reports: compare: %w", err)
+	}
+	on, err := runEntry(s, Entry{Label: AlwaysOn, Config: policy.Config{Name: AlwaysOn}}, nil)
+	if err != nil {
+		return nil, err
+	}
+	future := futureOf(on)
+	oracle, err := runEntry(s, Entry{Label: Oracle, Config: policy.Config{Name: Oracle}}, future)
+	if err != nil {
+		return nil, err
+	}
+	results, err := runAll(tr, c, entries, opt, future)
+	if err != nil {
+		return nil, err
+	}
+	cmp := &Comparison{
+		Trace: tr.Meta.Name, Jobs: len(tr.Jobs), Nodes: on.Nodes, Slots: on.Slots,
+		AlwaysOnKWh: objectives.Compute(on).EnergyKWh, MinimalKWh: objectives.Compute(oracle).EnergyKWh,
+	}
+	for i, e := range entries {
+		cmp.Rows = append(cmp.Rows, cmp.row(e, objectives.Compute(results[i])))
+	}
+	return cmp, nil
+}
+
+func (cmp *Comparison) row(e Entry, sc objectives.Scores) CompareRow {
+	r := CompareRow{
+		Label: e.Label, Policy: e.Config.Name, Params: e.Config.Params,
+		BootsShutdowns: sc.Boots + sc.Shutdowns,
+		EnergyKWh:      sc.EnergyKWh,
+		MinimalKWh:     cmp.MinimalKWh,
+		SavedKWh:       cmp.AlwaysOnKWh - sc.EnergyKWh,
+		QoSP90:         sc.QoSP90,
+		MeanWait:       sc.MeanWait,
+		Scores:         sc,
+	}
+	if cmp.MinimalKWh > 0 {
+		r.ConsumedPct = 100 * sc.EnergyKWh / cmp.MinimalKWh
+	}
+	if r.BootsShutdowns > 0 {
+		v := r.SavedKWh / float64(r.BootsShutdowns)
+		r.SavedPerSwitchKWh = &v
+	}
+	return r
+}
+
+// futureOf is the future a clairvoyant policy is told: every job as it
+// ran under always-on.
+func futureOf(on *sim.Result) []policy.FutureJob {
+	f := make([]policy.FutureJob, len(on.Jobs))
+	for i, j := range on.Jobs {
+		f[i] = policy.FutureJob{Submit: j.Submit, Start: j.Start, End: j.End, Slots: j.Slots}
+	}
+	return f
+}
+
+func runEntry(s *sim.Simulator, e Entry, future []policy.FutureJob) (*sim.Result, error) {
+	p, err := policy.New(e.Config)
+	if err != nil {
+		return nil, fmt.Errorf("reports: compare %s: %w", e.Label, err)
+	}
+	if cv, ok := p.(policy.Clairvoyant); ok {
+		cv.SetFuture(future)
+	}
+	res, err := s.Run(p)
+	if err != nil {
+		return nil, fmt.Errorf("reports: compare %s: %w", e.Label, err)
+	}
+	return res, nil
+}
+
+// runAll simulates every entry on a pool of workers, each with its own
+// simulator; results[i] is entry i's.
+func runAll(tr *datasets.Trace, c sim.Cluster, entries []Entry, opt CompareOptions, future []policy.FutureJob) ([]*sim.Result, error) {
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(entries))
+	results := make([]*sim.Result, len(entries))
+	errs := make([]error, len(entries))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := sim.New(tr, c, opt.Sim)
+			for i := range next {
+				if err != nil {
+					errs[i] = fmt.Errorf("reports: compare: %w", err)
+					continue
+				}
+				results[i], errs[i] = runEntry(s, entries[i], future)
+			}
+		}()
+	}
+	for i := range entries {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return results, errors.Join(errs...)
+}
+
+// compareHeader names the columns of Markdown and CSV output.
+var compareHeader = []string{"policy", "boots+shutdowns", "energy_kwh", "minimal_kwh", "consumed_minimal_pct",
+	"saved_kwh", "saved_kwh_per_switch", "qos_p90", "mean_wait_s"}
+
+func (r CompareRow) cells(f func(float64) string) []string {
+	perSwitch := ""
+	if r.SavedPerSwitchKWh != nil {
+		perSwitch = f(*r.SavedPerSwitchKWh)
+	}
+	return []string{r.Label, strconv.FormatInt(r.BootsShutdowns, 10), f(r.EnergyKWh), f(r.MinimalKWh),
+		f(r.ConsumedPct), f(r.SavedKWh), perSwitch, f(r.QoSP90), f(r.MeanWait)}
+}
+
+// Markdown renders the comparison as a Markdown table, kWh to two
+// decimals.
+func (cmp *Comparison) Markdown() []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "Trace %s: %d jobs on %d nodes (%d slots); always-on %.2f kWh, oracle (minimal) %.2f kWh.\n\n",
+		cmp.Trace, cmp.Jobs, cmp.Nodes, cmp.Slots, cmp.AlwaysOnKWh, cmp.MinimalKWh)
+	rows := make([][]string, len(cmp.Rows))
+	for i, r := range cmp.Rows {
+		rows[i] = r.cells(fixed2)
+	}
+	writeMarkdownTable(&b, compareHeader, rows)
+	return b.Bytes()
+}
+
+func fixed2(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+// CSV renders the comparison with every digit.
+func (cmp *Comparison) CSV() ([]byte, error) {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	rows := [][]string{compareHeader}
+	for _, r := range cmp.Rows {
+		rows = append(rows, r.cells(full))
+	}
+	if err := w.WriteAll(rows); err != nil {
+		return nil, fmt.Errorf("reports: compare csv: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// A Sweep runs one parameter over a range of values: From, From+Step, ...
+// up to To.
+type Sweep struct {
+	Name           string
+	From, To, Step float64
+}
+
+// maxSweep bounds the number of values of a sweep.
+const maxSweep = 10000
+
+// ParseSweep reads name=from:to:step.
+func ParseSweep(s string) (Sweep, error) {
+	name, rng, ok := strings.Cut(s, "=")
+	parts := strings.Split(rng, ":")
+	if !ok || name == "" || len(parts) != 3 {
+		return Sweep{}, fmt.Errorf("reports: sweep %q: want name=from:to:step", s)
+	}
+	var v [3]float64
+	for i, p := range parts {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || !finite(f) {
+			return Sweep{}, fmt.Errorf("reports: sweep %q: %q is not a number", s, p)
+		}
+		v[i] = f
+	}
+	sw := Sweep{Name: strings.TrimSpace(name), From: v[0], To: v[1], Step: v[2]}
+	switch {
+	case sw.Step <= 0:
+		return Sweep{}, fmt.Errorf("reports: sweep %q: step must be positive", s)
+	case sw.To < sw.From:
+		return Sweep{}, fmt.Errorf("reports: sweep %q: to is below from", s)
+	case (sw.To-sw.From)/sw.Step >= maxSweep:
+		return Sweep{}, fmt.Errorf("reports: sweep %q: more than %d values", s, maxSweep)
+	}
+	return sw, nil
+}
+
+// Values lists the swept values: From + i·Step for i = 0, 1, ... while
+// not above To (within rounding).
+func (sw Sweep) Values() []float64 {
+	n := int(math.Floor((sw.To-sw.From)/sw.Step+1e-9)) + 1
+	vs := make([]float64, n)
+	for i := range vs {
+		vs[i] = sw.From + float64(i)*sw.Step
+	}
+	return vs
+}
+
+// Entries expands base over the sweep: for every entry whose policy has
+// the swept parameter, one entry per value labelled "label name=value".
+// It fails if no entry has the parameter.
+func (sw Sweep) Entries(base []Entry) ([]Entry, error) {
+	var out []Entry
+	for _, e := range base {
+		spec, err := policy.Lookup(e.Config.Name)
+		if err != nil {
+			return nil, fmt.Errorf("reports: sweep: %w", err)
+		}
+		if _, ok := spec.Param(sw.Name); !ok {
+			continue
+		}
+		for _, v := range sw.Values() {
+			c := spec.Fill(e.Config)
+			params := make(map[string]float64, len(c.Params))
+			for k, x := range c.Params {
+				params[k] = x
+			}
+			params[sw.Name] = v
+			c.Params = params
+			out = append(out, Entry{Label: fmt.Sprintf("%s %s=%s", e.Label, sw.Name, num(v)), Config: c})
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("reports: sweep: no compared policy has a parameter %q", sw.Name)
+	}
+	return out, nil
+}

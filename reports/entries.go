@@ -1,0 +1,69 @@
+package reports
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ecotune/ecotune/policy"
+)
+
+// CompareEntries chooses the rows of `ecotune compare`. Without a run:
+// every registered policy (or those named) at its defaults. With a run:
+// the run's references (in key order) then each preset's solution,
+// labelled "policy preset"; names, when given, keep only those policies.
+func CompareEntries(names []string, run *Run) ([]Entry, error) {
+	for _, n := range names {
+		if _, err := policy.Lookup(n); err != nil {
+			return nil, fmt.Errorf("reports: compare: %w", err)
+		}
+	}
+	keep := func(name string) bool { return len(names) == 0 || slices.Contains(names, name) }
+	var out []Entry
+	if run == nil {
+		for _, e := range DefaultEntries() {
+			if keep(e.Config.Name) {
+				out = append(out, e)
+			}
+		}
+		return out, nil
+	}
+	keys := make([]string, 0, len(run.Meta.References))
+	for k := range run.Meta.References {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if c := run.Meta.References[k].Config; keep(c.Name) {
+			out = append(out, Entry{Label: k, Config: c})
+		}
+	}
+	for _, p := range run.Meta.Presets {
+		if c := run.Front.Solutions[p.Row].Config; keep(c.Name) {
+			out = append(out, Entry{Label: c.Name + " " + p.Name, Config: c})
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("reports: compare: none of %s is in run %s", strings.Join(names, ", "), run.Dir)
+	}
+	return out, nil
+}
+
+// ParseTime reads a --from/--to time: Unix seconds, an RFC 3339 time, or
+// a UTC date or date and time (2006-01-02, 2006-01-02T15:04).
+func ParseTime(s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n, nil
+	}
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.Unix(), nil
+		}
+	}
+	return 0, fmt.Errorf("reports: time %q: want Unix seconds, RFC 3339 or 2006-01-02[T15:04]", s)
+}

@@ -1,0 +1,174 @@
+package reports
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/sim"
+)
+
+// DefaultPeriod is the decision cycle of exported rule sets when the run
+// does not record one: the simulator's default, as a daemon would run.
+const DefaultPeriod = 60
+
+// RuleSet builds the validated rule-set file of the picked solution: its
+// policy configuration, the cluster it was tuned for and its provenance
+// (trace, checksum, split, objectives on train and test, seed, version).
+func RuleSet(r *Run, pick Pick) (*policy.RuleSet, error) {
+	sol := r.Front.Solutions[pick.Row]
+	spec, err := policy.Lookup(sol.Config.Name)
+	if err != nil {
+		return nil, fmt.Errorf("reports: export: %w", err)
+	}
+	if spec.Clairvoyant {
+		return nil, fmt.Errorf("reports: export: %s needs the future: it is a bound, not deployable", spec.Name)
+	}
+	cfg := spec.Fill(sol.Config)
+	if err := spec.Check(cfg); err != nil {
+		return nil, fmt.Errorf("reports: export: row %d: %w", pick.Row, err)
+	}
+	if _, err := policy.New(cfg); err != nil {
+		return nil, fmt.Errorf("reports: export: row %d: %w", pick.Row, err)
+	}
+	m := r.Meta
+	names := append(rowObjectives(r), objectives.EnergyKWh)
+	prov := &policy.Provenance{
+		Trace: m.Trace, TraceSHA256: m.TraceSHA256, Split: m.Split,
+		Train: scoreMap(&sol.Train, names), Test: scoreMap(sol.Test, names),
+		Seed: m.Seed, Version: m.Version, Run: filepath.Clean(r.Dir), Pick: pick.Label,
+	}
+	return &policy.RuleSet{
+		Version:    policy.RuleSetVersion,
+		Policy:     cfg,
+		Cluster:    groupsOf(m.Cluster),
+		Period:     DefaultPeriod,
+		Provenance: prov,
+	}, nil
+}
+
+func rowObjectives(r *Run) []string {
+	names := make([]string, len(r.Front.Objectives))
+	for i, o := range r.Front.Objectives {
+		names[i] = o.Name
+	}
+	return names
+}
+
+func scoreMap(sc *objectives.Scores, names []string) map[string]float64 {
+	if sc == nil {
+		return nil
+	}
+	m := make(map[string]float64, len(names))
+	for _, n := range names {
+		if v, err := sc.Get(n); err == nil {
+			m[n] = v
+		}
+	}
+	return m
+}
+
+// groupsOf turns a simulated cluster into the groups a policy sees.
+func groupsOf(c sim.Cluster) []policy.Group {
+	gs := make([]policy.Group, len(c.Groups))
+	for i, g := range c.Groups {
+		gs[i] = policy.Group{Name: g.Name, Count: g.Count, Slots: g.Slots, GFLOPS: g.GFLOPS, Model: g.Model}
+	}
+	return gs
+}
+
+// MarshalRuleSet encodes a rule set as the file a daemon loads: indented
+// JSON, keys in a fixed order, a final newline.
+func MarshalRuleSet(rs *policy.RuleSet) ([]byte, error) {
+	b, err := json.MarshalIndent(rs, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("reports: export: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// WriteRuleSet writes rs to path atomically; an existing file is an error
+// unless force.
+func WriteRuleSet(path string, rs *policy.RuleSet, force bool) error {
+	b, err := MarshalRuleSet(rs)
+	if err != nil {
+		return err
+	}
+	return writeFile(path, b, force)
+}
+
+// SlurmConfig is what a rule set becomes in slurm.conf: the power-saving
+// lines, and plainly what of the policy Slurm cannot express.
+type SlurmConfig struct {
+	Lines    []string `json:"lines"`
+	Unmapped []string `json:"unmapped"`
+}
+
+// Slurm maps a rule set to slurm.conf power saving. An idle-timeout
+// solution maps to SuspendTime (idle_timeout), SuspendRate (no limit),
+// ResumeRate (max_booting per boot time, or no limit), ResumeTimeout
+// (twice the longest boot), SuspendTimeout (the longest shutdown) and
+// SuspendExcNodes (spare nodes kept idle, count syntax of Slurm 22.05+);
+// always-on maps to power saving off. Other policies do not map.
+func Slurm(rs *policy.RuleSet) SlurmConfig {
+	switch rs.Policy.Name {
+	case "always-on":
+		return SlurmConfig{Lines: []string{"SuspendTime=INFINITE"},
+			Unmapped: []string{"none: always-on is Slurm with power saving disabled"}}
+	case "idle-timeout":
+		return slurmIdleTimeout(rs)
+	}
+	return SlurmConfig{Unmapped: []string{fmt.Sprintf(
+		"policy %s does not map to Slurm power saving, which only suspends nodes idle for SuspendTime and resumes them on demand: "+
+			"deploy the rule set with a daemon that runs `ecotune decide` instead", rs.Policy.Name)}}
+}
+
+func slurmIdleTimeout(rs *policy.RuleSet) SlurmConfig {
+	p := rs.Policy.Params
+	var bootS, downS int64
+	for _, g := range rs.Cluster {
+		bootS, downS = max(bootS, g.Model.BootS), max(downS, g.Model.ShutdownS)
+	}
+	resumeRate := int64(0)
+	var unmapped []string
+	if mb := int64(p["max_booting"]); mb > 0 {
+		resumeRate = max(1, mb*60/max(bootS, 1))
+		unmapped = append(unmapped, fmt.Sprintf(
+			"max_booting=%d (at most %d nodes booting at once) has no Slurm equivalent: ResumeRate=%d nodes/minute approximates it as %d boots per %d s boot",
+			mb, mb, resumeRate, mb, bootS))
+	}
+	lines := []string{
+		fmt.Sprintf("SuspendTime=%d", int64(p["idle_timeout"])),
+		"SuspendRate=0",
+		fmt.Sprintf("ResumeRate=%d", resumeRate),
+		fmt.Sprintf("ResumeTimeout=%d", 2*bootS),
+		fmt.Sprintf("SuspendTimeout=%d", downS),
+	}
+	if spare := int64(p["spare"]); spare > 0 {
+		lines = append(lines, fmt.Sprintf("SuspendExcNodes=%s:%d", hostlist(rs.Cluster), spare))
+		unmapped = append(unmapped, "SuspendExcNodes with a node count needs Slurm 22.05 or later; older versions can only exclude named nodes")
+	}
+	unmapped = append(unmapped,
+		"Slurm powers nodes with your SuspendProgram and ResumeProgram scripts: ecotune does not write them",
+		fmt.Sprintf("the decision cycle (%d s) has no Slurm setting: Slurm acts on idle time and job allocation directly", rs.Period))
+	return SlurmConfig{Lines: lines, Unmapped: unmapped}
+}
+
+// hostlist names every node of the cluster in Slurm hostlist syntax:
+// group name followed by 1..count, e.g. node[1-128].
+func hostlist(groups []policy.Group) string {
+	parts := make([]string, 0, len(groups))
+	for _, g := range groups {
+		if g.Count == 1 {
+			parts = append(parts, g.Name+"1")
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s[1-%d]", g.Name, g.Count))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}

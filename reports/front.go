@@ -1,0 +1,254 @@
+package reports
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/tuner"
+)
+
+// Colours of the house style (colour-blind safe, Okabe–Ito).
+var (
+	colFront     = color.RGBA{0, 114, 178, 255}   // blue
+	colDominated = color.RGBA{170, 170, 170, 255} // grey
+	colPreset    = color.RGBA{213, 94, 0, 255}    // vermilion
+	colRef       = color.RGBA{0, 0, 0, 255}
+	colOracle    = color.RGBA{0, 158, 115, 255} // bluish green
+)
+
+// Size of one front figure: two panels side by side.
+const (
+	frontWidth  = 8 * vg.Inch
+	frontHeight = 3.6 * vg.Inch
+)
+
+// FrontFigures draws the run's front projected on every pair of
+// objectives: the training front and the test front side by side, the
+// references (always-on, oracle, baselines) marked and the presets
+// labelled.
+func FrontFigures(r *Run) ([]*Figure, error) {
+	objs := r.Front.Objectives
+	var figs []*Figure
+	for i := range objs {
+		for j := i + 1; j < len(objs); j++ {
+			f, err := frontFigure(r, objs[i], objs[j])
+			if err != nil {
+				return nil, err
+			}
+			figs = append(figs, f)
+		}
+	}
+	return figs, nil
+}
+
+// split selects the scores of one split from a solution or a reference.
+type split struct {
+	name string
+	of   func(train objectives.Scores, test *objectives.Scores) *objectives.Scores
+}
+
+var (
+	trainSplitSel = split{"train", func(tr objectives.Scores, _ *objectives.Scores) *objectives.Scores { return &tr }}
+	testSplitSel  = split{"test", func(_ objectives.Scores, te *objectives.Scores) *objectives.Scores { return te }}
+)
+
+func frontFigure(r *Run, x, y tuner.Objective) (*Figure, error) {
+	splits := []split{trainSplitSel}
+	if hasTest(r.Front) {
+		splits = append(splits, testSplitSel)
+	}
+	row := make([]*plot.Plot, 0, len(splits))
+	for _, s := range splits {
+		p, err := frontPanel(r, x, y, s)
+		if err != nil {
+			return nil, err
+		}
+		row = append(row, p)
+	}
+	return &Figure{
+		Name:   "front-" + x.Name + "-" + y.Name,
+		Title:  fmt.Sprintf("Pareto front: %s vs %s", y.Name, x.Name),
+		Plots:  [][]*plot.Plot{row},
+		Width:  frontWidth,
+		Height: frontHeight,
+	}, nil
+}
+
+func hasTest(f *tuner.Front) bool {
+	for _, s := range f.Solutions {
+		if s.Test != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func axisLabel(o tuner.Objective) string {
+	if o.Maximize {
+		return o.Name + " (max)"
+	}
+	return o.Name + " (min)"
+}
+
+func frontPanel(r *Run, x, y tuner.Objective, s split) (*plot.Plot, error) {
+	p := newPlot(fmt.Sprintf("%s front, %s split", r.Front.Policy, s.name), axisLabel(x), axisLabel(y))
+	p.Legend.Top = true
+	front, dominated := plotter.XYs{}, plotter.XYs{}
+	for _, sol := range r.Front.Solutions {
+		pt, ok := point(s.of(sol.Train, sol.Test), x.Name, y.Name)
+		if !ok {
+			continue
+		}
+		if sol.Rank == 0 {
+			front = append(front, pt)
+		} else {
+			dominated = append(dominated, pt)
+		}
+	}
+	slices.SortFunc(front, func(a, b plotter.XY) int { return cmpXY(a, b) })
+	if err := addFront(p, front, dominated); err != nil {
+		return nil, err
+	}
+	if err := addReferences(p, r.Meta, x.Name, y.Name, s); err != nil {
+		return nil, err
+	}
+	if err := addPresets(p, r, x.Name, y.Name, s); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func cmpXY(a, b plotter.XY) int {
+	if c := cmpFloat(a.X, b.X); c != 0 {
+		return c
+	}
+	return cmpFloat(a.Y, b.Y)
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// point returns the (x, y) scores of sc, false when sc is nil or a value
+// is not finite.
+func point(sc *objectives.Scores, x, y string) (plotter.XY, bool) {
+	if sc == nil {
+		return plotter.XY{}, false
+	}
+	xv, errx := sc.Get(x)
+	yv, erry := sc.Get(y)
+	if errx != nil || erry != nil || !finite(xv) || !finite(yv) {
+		return plotter.XY{}, false
+	}
+	return plotter.XY{X: xv, Y: yv}, true
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+func addFront(p *plot.Plot, front, dominated plotter.XYs) error {
+	if len(dominated) > 0 {
+		sc, err := plotter.NewScatter(dominated)
+		if err != nil {
+			return fmt.Errorf("reports: %w", err)
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: colDominated, Radius: vg.Points(1.5), Shape: draw.RingGlyph{}}
+		p.Add(sc)
+		p.Legend.Add("dominated", sc)
+	}
+	if len(front) == 0 {
+		return nil
+	}
+	sc, err := plotter.NewScatter(front)
+	if err != nil {
+		return fmt.Errorf("reports: %w", err)
+	}
+	sc.GlyphStyle = draw.GlyphStyle{Color: colFront, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}
+	p.Add(sc)
+	p.Legend.Add("front", sc)
+	return nil
+}
+
+// refGlyph gives each reference its own mark: always-on a square, the
+// oracle a triangle, baselines a cross.
+func refGlyph(name string) draw.GlyphStyle {
+	switch name {
+	case AlwaysOn:
+		return draw.GlyphStyle{Color: colRef, Radius: vg.Points(3), Shape: draw.BoxGlyph{}}
+	case Oracle:
+		return draw.GlyphStyle{Color: colOracle, Radius: vg.Points(3.5), Shape: draw.PyramidGlyph{}}
+	}
+	return draw.GlyphStyle{Color: colRef, Radius: vg.Points(3), Shape: draw.CrossGlyph{}}
+}
+
+func addReferences(p *plot.Plot, m *tuner.RunMeta, x, y string, s split) error {
+	names := make([]string, 0, len(m.References))
+	for name := range m.References {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		ref := m.References[name]
+		pt, ok := point(s.of(ref.Train, ref.Test), x, y)
+		if !ok {
+			continue
+		}
+		if err := addMarked(p, pt, name, refGlyph(name), colRef); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func addPresets(p *plot.Plot, r *Run, x, y string, s split) error {
+	style := draw.GlyphStyle{Color: colPreset, Radius: vg.Points(4), Shape: draw.RingGlyph{}}
+	for _, pc := range r.Meta.Presets {
+		sol := r.Front.Solutions[pc.Row]
+		pt, ok := point(s.of(sol.Train, sol.Test), x, y)
+		if !ok {
+			continue
+		}
+		label := pc.Name
+		if !pc.Feasible {
+			label += " (infeasible)"
+		}
+		if err := addMarked(p, pt, label, style, colPreset); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addMarked draws one glyph with a text label beside it.
+func addMarked(p *plot.Plot, pt plotter.XY, label string, g draw.GlyphStyle, c color.Color) error {
+	sc, err := plotter.NewScatter(plotter.XYs{pt})
+	if err != nil {
+		return fmt.Errorf("reports: %w", err)
+	}
+	sc.GlyphStyle = g
+	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{pt}, Labels: []string{label}})
+	if err != nil {
+		return fmt.Errorf("reports: %w", err)
+	}
+	lb.Offset = vg.Point{X: vg.Points(5), Y: vg.Points(2)}
+	for i := range lb.TextStyle {
+		lb.TextStyle[i].Font = font.Font{Typeface: "Liberation", Variant: "Sans", Size: vg.Points(8)}
+		lb.TextStyle[i].Color = c
+	}
+	p.Add(sc, lb)
+	return nil
+}

@@ -1,0 +1,103 @@
+package reports
+
+import (
+	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/tuner"
+)
+
+// Reference names a run's References map is expected to hold.
+const (
+	AlwaysOn = "always-on"
+	Oracle   = "oracle"
+)
+
+// HoldoutRow is one preset of a run, scored on the training and the test
+// split. Energy figures (KWh, SavedKWh, SavedPct, AboveOracleKWh) are on
+// the test split when the run has one, else on the training split.
+type HoldoutRow struct {
+	Preset   string             `json:"preset"`
+	Bound    float64            `json:"bound"`
+	Relative bool               `json:"relative"`
+	Resolved float64            `json:"resolved"`
+	Feasible bool               `json:"feasible"`
+	Row      int                `json:"row"`
+	Train    objectives.Scores  `json:"train"`
+	Test     *objectives.Scores `json:"test,omitempty"`
+	// KWh is the energy of the solution.
+	KWh float64 `json:"energy_kwh"`
+	// SavedKWh is always-on's energy minus KWh (0 when the run has no
+	// always-on reference); SavedPct is it as a percentage of always-on's.
+	SavedKWh float64 `json:"saved_kwh"`
+	SavedPct float64 `json:"saved_pct"`
+	// AboveOracleKWh is KWh minus the oracle's energy: the distance to
+	// the clairvoyant bound (0 when the run has no oracle reference).
+	AboveOracleKWh float64 `json:"above_oracle_kwh"`
+	// EnergySplit says which split the energy figures are on.
+	EnergySplit string `json:"energy_split"`
+}
+
+// Holdout builds the holdout table: one row per preset of the run, in the
+// order the tuner resolved them. A run without presets gives one row per
+// rank-0 solution, labelled by row.
+func Holdout(r *Run) []HoldoutRow {
+	if len(r.Meta.Presets) == 0 {
+		return holdoutByRow(r)
+	}
+	rows := make([]HoldoutRow, 0, len(r.Meta.Presets))
+	for _, p := range r.Meta.Presets {
+		row := holdoutRow(r, p.Row)
+		row.Preset, row.Bound, row.Relative = p.Name, p.Bound, p.Relative
+		row.Resolved, row.Feasible = p.Resolved, p.Feasible
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func holdoutByRow(r *Run) []HoldoutRow {
+	var rows []HoldoutRow
+	for i, s := range r.Front.Solutions {
+		if s.Rank != 0 {
+			continue
+		}
+		row := holdoutRow(r, i)
+		row.Preset, row.Feasible = "row "+itoa(i), true
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func holdoutRow(r *Run, i int) HoldoutRow {
+	s := r.Front.Solutions[i]
+	row := HoldoutRow{Row: i, Train: s.Train, Test: s.Test}
+	eval, split := s.Train, "train"
+	if s.Test != nil {
+		eval, split = *s.Test, "test"
+	}
+	row.KWh, row.EnergySplit = eval.EnergyKWh, split
+	if on, ok := referenceOn(r.Meta, AlwaysOn, split); ok {
+		row.SavedKWh = on.EnergyKWh - eval.EnergyKWh
+		if on.EnergyKWh > 0 {
+			row.SavedPct = 100 * row.SavedKWh / on.EnergyKWh
+		}
+	}
+	if or, ok := referenceOn(r.Meta, Oracle, split); ok {
+		row.AboveOracleKWh = eval.EnergyKWh - or.EnergyKWh
+	}
+	return row
+}
+
+// referenceOn returns the scores of reference name on split ("train" or
+// "test").
+func referenceOn(m *tuner.RunMeta, name, split string) (objectives.Scores, bool) {
+	ref, ok := m.References[name]
+	if !ok {
+		return objectives.Scores{}, false
+	}
+	if split == "test" {
+		if ref.Test == nil {
+			return objectives.Scores{}, false
+		}
+		return *ref.Test, true
+	}
+	return ref.Train, true
+}

@@ -1,0 +1,112 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+)
+
+// htmlFigure is one figure as the HTML report embeds it.
+type htmlFigure struct {
+	Name  string
+	Title string
+	Src   template.URL // data: URI of the SVG
+}
+
+var htmlTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{{.Title}}</title>
+<style>
+body { font-family: "Liberation Sans", Arial, Helvetica, sans-serif; margin: 2em auto; max-width: 78em; padding: 0 1em; color: #222; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 0.85em; }
+caption { text-align: left; font-weight: bold; padding: 0.3em 0; }
+th, td { border: 1px solid #bbb; padding: 0.25em 0.5em; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+thead th { background: #eee; }
+td.INFEASIBLE { color: #b00; font-weight: bold; }
+figure { margin: 1em 0; } figure img { width: 100%; max-width: 60em; height: auto; border: 1px solid #eee; }
+figcaption { font-size: 0.9em; color: #555; }
+.scroll { overflow-x: auto; }
+</style>
+</head>
+<body>
+<h1>{{.Title}}</h1>
+<p>Picked solution: <strong>{{.Pick}}</strong>. Energy figures are on the {{.EnergySplit}} split; saving is against always-on, distance is above the clairvoyant oracle.</p>
+{{range .Tables}}
+<div class="scroll">
+<table id="{{.ID}}">
+<caption>{{.Caption}}</caption>
+<thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{range .Rows}}<tr>{{range .}}<td class="{{.}}">{{.}}</td>{{end}}</tr>
+{{end}}</tbody>
+</table>
+</div>
+{{end}}
+<h2>Pareto fronts</h2>
+{{range .Fronts}}<figure id="{{.Name}}"><img src="{{.Src}}" alt="{{.Title}}"><figcaption>{{.Title}}</figcaption></figure>
+{{end}}
+{{if .Timelines}}<h2>Timeline of the picked solution on the test split</h2>
+{{range .Timelines}}<figure id="{{.Name}}"><img src="{{.Src}}" alt="{{.Title}}"><figcaption>{{.Title}}</figcaption></figure>
+{{end}}<p>Paraver trace of the node states: <code>solution.prv</code>, <code>solution.pcf</code>, <code>solution.row</code>.</p>
+{{end}}
+<p><small>Written by ecotune {{.Version}}. Self-contained: open it offline.</small></p>
+</body>
+</html>
+`))
+
+// HTML renders the report as one self-contained HTML page: tables and
+// the SVG figures (svgs, by figure name) embedded as data: URIs, no
+// external asset.
+func (rep *Report) HTML(svgs map[string][]byte) ([]byte, error) {
+	embed := func(figs []*Figure) ([]htmlFigure, error) {
+		out := make([]htmlFigure, 0, len(figs))
+		for _, f := range figs {
+			svg, ok := svgs[f.Name]
+			if !ok {
+				return nil, fmt.Errorf("reports: html: figure %s was not rendered", f.Name)
+			}
+			src := "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(svg)
+			out = append(out, htmlFigure{Name: f.Name, Title: f.Title, Src: template.URL(src)})
+		}
+		return out, nil
+	}
+	fronts, err := embed(rep.Fronts)
+	if err != nil {
+		return nil, err
+	}
+	timelines, err := embed(rep.Timelines)
+	if err != nil {
+		return nil, err
+	}
+	data := map[string]any{
+		"Title":       rep.title(),
+		"Pick":        rep.Pick.Label,
+		"EnergySplit": rep.energySplit(),
+		"Tables":      rep.tables(),
+		"Fronts":      fronts,
+		"Timelines":   timelines,
+		"Version":     rep.Run.Meta.Version,
+	}
+	var b bytes.Buffer
+	if err := htmlTemplate.Execute(&b, data); err != nil {
+		return nil, fmt.Errorf("reports: html: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+func (rep *Report) title() string {
+	m := rep.Run.Meta
+	return fmt.Sprintf("ecotune report: %s on %s", rep.Run.Front.Policy, m.Trace)
+}
+
+func (rep *Report) energySplit() string {
+	if len(rep.Holdout) > 0 {
+		return rep.Holdout[0].EnergySplit
+	}
+	return "train"
+}

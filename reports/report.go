@@ -1,0 +1,252 @@
+package reports
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner"
+)
+
+// Options control a report.
+type Options struct {
+	// Pick is the solution shown in detail (timelines, Paraver trace): a
+	// preset name or a front row; "" picks the first feasible preset.
+	Pick string
+	// From and To bound the timeline window in Unix seconds; 0 means the
+	// start of the test split and DefaultWindow after From.
+	From, To int64
+	// OutDir is where the report goes; "" means RUN_DIR/report.
+	OutDir string
+	// Force allows overwriting an existing report.
+	Force bool
+	// Test is the split the picked solution is re-simulated on; nil loads
+	// it as run.json describes (trace, split).
+	Test *datasets.Trace
+	// NoTimeline skips the re-simulation (no timelines, no Paraver trace).
+	NoTimeline bool
+}
+
+// DefaultWindow is the length of the default node-state window.
+const DefaultWindow = 2 * 24 * 3600
+
+// Files of a report directory.
+const (
+	ReportHTML = "report.html"
+	ReportMD   = "report.md"
+	ReportCSV  = "report.csv"
+	ParaverPRV = "solution.prv"
+	ParaverPCF = "solution.pcf"
+	ParaverROW = "solution.row"
+)
+
+// A Report is everything a report shows, gathered once and rendered as
+// HTML, Markdown, CSV, figures and a Paraver trace.
+type Report struct {
+	Run      *Run
+	Pick     Pick
+	Solution tuner.Solution
+	Holdout  []HoldoutRow
+	Fronts   []*Figure
+	// Timeline of the picked solution on the test split (nil when not
+	// simulated): the replay, its window and figures.
+	Replay    *sim.Result
+	From, To  int64
+	Timelines []*Figure
+	Paraver   *Paraver
+}
+
+// Build gathers the report of r.
+func Build(r *Run, opt Options) (*Report, error) {
+	pick, err := r.Pick(opt.Pick)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Run: r, Pick: pick, Solution: r.Front.Solutions[pick.Row], Holdout: Holdout(r)}
+	if rep.Fronts, err = FrontFigures(r); err != nil {
+		return nil, err
+	}
+	if opt.NoTimeline {
+		return rep, nil
+	}
+	if err := rep.replay(opt); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// replay re-simulates the picked solution on the test split with the
+// timeline on, and draws its timelines and Paraver trace.
+func (rep *Report) replay(opt Options) error {
+	test := opt.Test
+	if test == nil {
+		var err error
+		if test, err = LoadTestSplit(rep.Run.Meta); err != nil {
+			return err
+		}
+	}
+	res, err := Replay(test, rep.Run.Meta, rep.Solution.Config)
+	if err != nil {
+		return err
+	}
+	rep.Replay = res
+	from, to := res.TIni, res.TEnd
+	if opt.From != 0 || opt.To != 0 {
+		from, to = window(opt.From, opt.To, res.TIni, res.TEnd)
+	}
+	if from >= to {
+		return fmt.Errorf("reports: timeline window [%s, %s) is empty or outside the test split [%s, %s)",
+			utc(opt.From), utc(opt.To), utc(res.TIni), utc(res.TEnd))
+	}
+	nodeFrom, nodeTo := from, to
+	if opt.From == 0 && opt.To == 0 {
+		nodeTo = min(to, from+DefaultWindow)
+	}
+	rep.From, rep.To = nodeFrom, nodeTo
+	label := fmt.Sprintf("%s (%s), test split", rep.Run.Front.Policy, rep.Pick.Label)
+	slots, err := SlotsFigure("requested vs powered slots: "+label, res.Timeline, from, to)
+	if err != nil {
+		return err
+	}
+	nodes, err := NodesFigure("node states: "+label, res.Timeline, nodeFrom, nodeTo)
+	if err != nil {
+		return err
+	}
+	rep.Timelines = []*Figure{slots, nodes}
+	rep.Paraver, err = NewParaver(res.Timeline, res.TIni, res.TEnd)
+	return err
+}
+
+// window resolves a --from/--to pair against the split's span: a zero
+// bound takes the span's end (or DefaultWindow after from).
+func window(from, to, tIni, tEnd int64) (int64, int64) {
+	if from == 0 {
+		from = tIni
+	}
+	if to == 0 {
+		to = min(tEnd, from+DefaultWindow)
+	}
+	return max(from, tIni), min(to, tEnd)
+}
+
+func utc(t int64) string { return time.Unix(t, 0).UTC().Format(time.RFC3339) }
+
+// Replay simulates cfg on tr with the timeline on, on the cluster and
+// scheduler run.json records.
+func Replay(tr *datasets.Trace, m *tuner.RunMeta, cfg policy.Config) (*sim.Result, error) {
+	p, err := policy.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("reports: replay: %w", err)
+	}
+	res, err := sim.Run(tr, m.Cluster, p, sim.Options{Scheduler: m.Scheduler, Timeline: true})
+	if err != nil {
+		return nil, fmt.Errorf("reports: replay of %s: %w", cfg.Name, err)
+	}
+	if res.Timeline == nil {
+		return nil, errors.New("reports: replay: the simulator recorded no timeline")
+	}
+	return res, nil
+}
+
+// LoadTestSplit reads the trace run.json names and returns its test split.
+func LoadTestSplit(m *tuner.RunMeta) (*datasets.Trace, error) {
+	tr, err := loadRunTrace(m)
+	if err != nil {
+		return nil, err
+	}
+	return testSplit(tr, m.Split)
+}
+
+func loadRunTrace(m *tuner.RunMeta) (*datasets.Trace, error) {
+	if m.Trace == "" || strings.HasPrefix(m.Trace, "embedded") {
+		tr, err := datasets.Default()
+		if err != nil {
+			return nil, fmt.Errorf("reports: %w", err)
+		}
+		return tr, nil
+	}
+	tr, err := datasets.Open(m.Trace, datasets.ReadOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("reports: trace of the run: %w", err)
+	}
+	return tr, nil
+}
+
+// Write builds the report of the run directory runDir and writes it: the
+// HTML report (returned), report.md, report.csv, every figure as SVG, PNG
+// and PDF, and the Paraver trace of the picked solution.
+func Write(runDir string, opt Options) (string, error) {
+	r, err := LoadRun(runDir)
+	if err != nil {
+		return "", err
+	}
+	rep, err := Build(r, opt)
+	if err != nil {
+		return "", err
+	}
+	out := opt.OutDir
+	if out == "" {
+		out = filepath.Join(runDir, "report")
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return "", fmt.Errorf("reports: %w", err)
+	}
+	return rep.WriteDir(out, opt.Force)
+}
+
+// WriteDir writes the report's files into dir and returns the HTML path.
+func (rep *Report) WriteDir(dir string, force bool) (string, error) {
+	svgs := make(map[string][]byte)
+	for _, f := range rep.Figures() {
+		for _, format := range Formats {
+			b, err := f.Render(format)
+			if err != nil {
+				return "", err
+			}
+			if format == SVG {
+				svgs[f.Name] = b
+			}
+			if err := writeFile(filepath.Join(dir, f.Name+"."+format), b, force); err != nil {
+				return "", err
+			}
+		}
+	}
+	files := []outFile{
+		{ReportMD, rep.Markdown},
+		{ReportCSV, rep.CSV},
+		{ReportHTML, func() ([]byte, error) { return rep.HTML(svgs) }},
+	}
+	if pv := rep.Paraver; pv != nil {
+		files = append(files,
+			outFile{ParaverPRV, func() ([]byte, error) { return pv.PRV, nil }},
+			outFile{ParaverPCF, func() ([]byte, error) { return pv.PCF, nil }},
+			outFile{ParaverROW, func() ([]byte, error) { return pv.ROW, nil }})
+	}
+	for _, f := range files {
+		b, err := f.render()
+		if err != nil {
+			return "", err
+		}
+		if err := writeFile(filepath.Join(dir, f.name), b, force); err != nil {
+			return "", err
+		}
+	}
+	return filepath.Join(dir, ReportHTML), nil
+}
+
+// outFile is one file of a report and how to make its bytes.
+type outFile struct {
+	name   string
+	render func() ([]byte, error)
+}
+
+// Figures returns every figure of the report: fronts then timelines.
+func (rep *Report) Figures() []*Figure {
+	return append(append([]*Figure(nil), rep.Fronts...), rep.Timelines...)
+}

@@ -1,0 +1,196 @@
+package reports
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ecotune/ecotune/objectives"
+)
+
+// A table is one table of a report, rendered as HTML, Markdown or CSV.
+type table struct {
+	ID      string
+	Caption string
+	Header  []string
+	Rows    [][]string
+}
+
+// full formats a number with every digit (CSV).
+func full(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// objectiveNames returns the names of the run's objectives.
+func (rep *Report) objectiveNames() []string {
+	names := make([]string, len(rep.Run.Front.Objectives))
+	for i, o := range rep.Run.Front.Objectives {
+		names[i] = o.Name
+	}
+	return names
+}
+
+// scoreCells formats the named scores of sc ("" for every one when sc is
+// nil).
+func scoreCells(sc *objectives.Scores, names []string, f func(float64) string) []string {
+	cells := make([]string, len(names))
+	if sc == nil {
+		return cells
+	}
+	for i, n := range names {
+		if v, err := sc.Get(n); err == nil {
+			cells[i] = f(v)
+		}
+	}
+	return cells
+}
+
+func prefixed(prefix string, names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = prefix + n
+	}
+	return out
+}
+
+// holdoutTable is the holdout report: each preset's objectives on the
+// training and the test split, its energy, the saving against always-on
+// and the distance to the oracle.
+func (rep *Report) holdoutTable(f func(float64) string) table {
+	names := rep.objectiveNames()
+	header := []string{"preset", "bound", "relative", "resolved_bound", "feasible", "row"}
+	header = append(header, prefixed("train_", names)...)
+	header = append(header, prefixed("test_", names)...)
+	header = append(header, "energy_split", "energy_kwh", "saved_kwh", "saved_pct", "above_oracle_kwh")
+	t := table{ID: "holdout", Caption: "Holdout: presets on the training and the test split", Header: header}
+	for _, h := range rep.Holdout {
+		row := []string{h.Preset, f(h.Bound), strconv.FormatBool(h.Relative), f(h.Resolved), feasible(h.Feasible), strconv.Itoa(h.Row)}
+		row = append(row, scoreCells(&h.Train, names, f)...)
+		row = append(row, scoreCells(h.Test, names, f)...)
+		row = append(row, h.EnergySplit, f(h.KWh), f(h.SavedKWh), f(h.SavedPct), f(h.AboveOracleKWh))
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+func feasible(ok bool) string {
+	if ok {
+		return "yes"
+	}
+	return "INFEASIBLE"
+}
+
+// referencesTable lists the fixed policies evaluated on the same splits.
+func (rep *Report) referencesTable() table {
+	names := append(rep.objectiveNames(), objectives.EnergyKWh)
+	names = slices.Compact(names)
+	header := append([]string{"reference", "policy"}, prefixed("train_", names)...)
+	header = append(header, prefixed("test_", names)...)
+	t := table{ID: "references", Caption: "References evaluated on the same splits", Header: header}
+	refs := rep.Run.Meta.References
+	keys := make([]string, 0, len(refs))
+	for k := range refs {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		ref := refs[k]
+		row := append([]string{k, ref.Config.Name}, scoreCells(&ref.Train, names, num)...)
+		t.Rows = append(t.Rows, append(row, scoreCells(ref.Test, names, num)...))
+	}
+	return t
+}
+
+// frontTable lists every solution of the front: its parameters and
+// objectives.
+func (rep *Report) frontTable() table {
+	fr := rep.Run.Front
+	names := rep.objectiveNames()
+	header := append([]string{"row", "rank", "presets"}, fr.ParamNames...)
+	header = append(header, prefixed("train_", names)...)
+	header = append(header, prefixed("test_", names)...)
+	t := table{ID: "front", Caption: fmt.Sprintf("Front of %s: %d solutions", fr.Policy, len(fr.Solutions)), Header: header}
+	for i, s := range fr.Solutions {
+		row := []string{strconv.Itoa(i), strconv.Itoa(s.Rank), strings.Join(s.Presets, " ")}
+		for _, p := range fr.ParamNames {
+			row = append(row, num(s.Config.Params[p]))
+		}
+		row = append(row, scoreCells(&s.Train, names, num)...)
+		t.Rows = append(t.Rows, append(row, scoreCells(s.Test, names, num)...))
+	}
+	return t
+}
+
+// solutionTable lists the picked solution's parameters.
+func (rep *Report) solutionTable() table {
+	c := rep.Solution.Config
+	t := table{ID: "solution", Caption: fmt.Sprintf("Picked solution: %s, %s", c.Name, rep.Pick.Label), Header: []string{"parameter", "value"}}
+	keys := make([]string, 0, len(c.Params))
+	for k := range c.Params {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		t.Rows = append(t.Rows, []string{k, num(c.Params[k])})
+	}
+	if c.Fuzzy != nil {
+		t.Rows = append(t.Rows, []string{"fuzzy rules", strconv.Itoa(len(c.Fuzzy.Rules))})
+	}
+	return t
+}
+
+// runTable describes the run.
+func (rep *Report) runTable() table {
+	m := rep.Run.Meta
+	nodes, slots := 0, 0
+	for _, g := range m.Cluster.Groups {
+		nodes += g.Count
+		slots += g.Count * g.Slots
+	}
+	rows := [][]string{
+		{"policy", m.Policy},
+		{"trace", m.Trace},
+		{"trace sha256", m.TraceSHA256},
+		{"split", m.Split},
+		{"cluster", fmt.Sprintf("%s: %d nodes, %d slots", m.Cluster.Name, nodes, slots)},
+		{"scheduler", m.Scheduler},
+		{"seed", strconv.FormatInt(m.Seed, 10)},
+		{"evaluations", strconv.Itoa(m.Evaluations)},
+		{"generations", strconv.Itoa(m.Generations)},
+		{"wall time (s)", num(m.WallSeconds)},
+		{"ecotune version", m.Version},
+		{"command", strings.Join(m.Command, " ")},
+	}
+	for _, k := range []string{"train", "test"} {
+		if v, ok := m.Hypervolume[k]; ok {
+			rows = append(rows, []string{"hypervolume (" + k + ")", num(v)})
+		}
+	}
+	return table{ID: "run", Caption: "Run", Header: []string{"", ""}, Rows: rows}
+}
+
+// replayTable gives the figures of the picked solution's re-simulation.
+func (rep *Report) replayTable() table {
+	r := rep.Replay
+	sc := objectives.Compute(r)
+	return table{ID: "replay", Caption: "Re-simulation of the picked solution on the test split", Header: []string{"", ""},
+		Rows: [][]string{
+			{"span", utc(r.TIni) + " to " + utc(r.TEnd)},
+			{"jobs", strconv.Itoa(len(r.Jobs))},
+			{objectives.QoSP90, num(sc.QoSP90)},
+			{objectives.OffNodeSeconds, strconv.FormatInt(r.OffNodeSeconds, 10)},
+			{objectives.Reconfigurations, strconv.FormatInt(r.Reconfigurations, 10)},
+			{objectives.EnergyKWh, num(sc.EnergyKWh)},
+			{"boots", strconv.FormatInt(r.Boots, 10)},
+			{"shutdowns", strconv.FormatInt(r.Shutdowns, 10)},
+			{"node-state window", utc(rep.From) + " to " + utc(rep.To)},
+		}}
+}
+
+// tables returns the report's tables in reading order.
+func (rep *Report) tables() []table {
+	ts := []table{rep.runTable(), rep.holdoutTable(num), rep.referencesTable(), rep.solutionTable()}
+	if rep.Replay != nil {
+		ts = append(ts, rep.replayTable())
+	}
+	return append(ts, rep.frontTable())
+}
