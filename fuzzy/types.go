@@ -30,3 +30,19 @@ type System struct {
 	Rules     []Rule     `json:"rules"`
 	Inference string     `json:"inference"` // "mamdani" (min/max, centroid) or "tsk" (weighted average of label centres)
 }
+
+// NoRule as a rule's Then switches the rule off: it stays in the rule base
+// (so a grid keeps its shape for the tuner) but never fires.
+const NoRule = -1
+
+// Inference methods.
+const (
+	Mamdani = "mamdani"
+	TSK     = "tsk"
+)
+
+// Limits of a System, so that evaluation works on fixed-size arrays.
+const (
+	MaxInputs = 16
+	MaxLabels = 16
+)
