@@ -73,6 +73,9 @@ func lexIsDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // lexFloat is lexNumber's slow path for exponents and very long numbers.
 func lexFloat(b []byte) (v int64, frac, ok bool) {
+	if n, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+		return n, false, true
+	}
 	f, err := strconv.ParseFloat(string(b), 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f >= math.MaxInt64 || f <= math.MinInt64 {
 		return 0, false, false

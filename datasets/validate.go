@@ -45,9 +45,17 @@ func newValidator(machineProcs int) *validator {
 // keep applies the rules to j, changing it where a rule says so, and
 // reports whether it stays in the trace.
 func (v *validator) keep(j *Job) bool {
-	if reason := v.dropReason(j); reason != "" {
+	procs, fromRequested := j.Procs, false
+	if procs <= 0 && j.ReqProcs > 0 {
+		procs, fromRequested = j.ReqProcs, true
+	}
+	if reason := v.dropReason(j, procs); reason != "" {
 		v.skipped[reason]++
 		return false
+	}
+	if fromRequested {
+		j.Procs = procs
+		v.adjusted[ruleProcsFromRequested]++
 	}
 	if j.Wait < 0 && j.Wait != Unknown {
 		j.Wait = Unknown
@@ -57,7 +65,9 @@ func (v *validator) keep(j *Job) bool {
 	return true
 }
 
-func (v *validator) dropReason(j *Job) string {
+// dropReason returns the rule that drops j, whose processors (from the log
+// or requested) are procs, or "" to keep it.
+func (v *validator) dropReason(j *Job, procs int32) string {
 	switch {
 	case j.Submit < 0:
 		return ruleSubmitUnknown
@@ -65,15 +75,9 @@ func (v *validator) dropReason(j *Job) string {
 		return ruleRunUnknown
 	case j.Run < 0:
 		return ruleRunNegative
-	}
-	if j.Procs <= 0 {
-		if j.ReqProcs <= 0 {
-			return ruleProcsUnknown
-		}
-		j.Procs = j.ReqProcs
-		v.adjusted[ruleProcsFromRequested]++
-	}
-	if v.machineProcs > 0 && int(j.Procs) > v.machineProcs {
+	case procs <= 0:
+		return ruleProcsUnknown
+	case v.machineProcs > 0 && int(procs) > v.machineProcs:
 		return ruleProcsExceedMachine
 	}
 	return ""
