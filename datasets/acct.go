@@ -231,12 +231,13 @@ func acctSkip(m *Meta, reason string) {
 }
 
 // acctReason is the Skipped key of a record rejected for its field in
-// lenient mode: "bad_" and the field name in lower case.
+// lenient mode: "unreadable_" and the field name in lower case (as the
+// SWF reader does).
 func acctReason(field string) string {
 	if field == "" {
-		return "bad_record"
+		return "unreadable_record"
 	}
-	return "bad_" + strings.ToLower(field)
+	return "unreadable_" + strings.ToLower(field)
 }
 
 // acctValue shortens a field value quoted in an error message.

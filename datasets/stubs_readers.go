@@ -2,16 +2,14 @@ package datasets
 
 // Placeholders, each replaced by the file of its format.
 var (
-	detectSlurm    = never
-	newSlurmReader = notImplemented
-	detectPBS      = never
-	newPBSReader   = notImplemented
-	detectUGE      = never
-	newUGEReader   = notImplemented
-	detectSGE      = never
-	newSGEReader   = notImplemented
-	detectLSF      = never
-	newLSFReader   = notImplemented
-	detectOAR      = never
-	newOARReader   = notImplemented
+	detectPBS    = never
+	newPBSReader = notImplemented
+	detectUGE    = never
+	newUGEReader = notImplemented
+	detectSGE    = never
+	newSGEReader = notImplemented
+	detectLSF    = never
+	newLSFReader = notImplemented
+	detectOAR    = never
+	newOARReader = notImplemented
 )
