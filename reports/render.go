@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 
-	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
@@ -94,7 +93,7 @@ func newCanvas(w, h vg.Length, format string) (vg.CanvasWriterTo, error) {
 func newPlot(title, xlabel, ylabel string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
-	p.Title.TextStyle.Font = font.Font{Typeface: "Liberation", Variant: "Sans", Weight: xfont.WeightBold}
+	p.Title.TextStyle.Font = font.Font{Typeface: "Liberation", Variant: "Sans"}
 	p.Title.TextStyle.Font.Size = vg.Points(11)
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = ylabel

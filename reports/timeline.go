@@ -58,8 +58,21 @@ func SlotsFigure(title string, tl *sim.Timeline, from, to int64) (*Figure, error
 		p.Legend.Add(s.name, l)
 	}
 	p.Y.Min = 0
+	p.Y.Max = headroom(req, pow)
 	return &Figure{Name: "timeline-slots", Title: title, Plots: [][]*plot.Plot{{p}},
 		Width: timelineWidth, Height: timelineHeight}, nil
+}
+
+// headroom is the top of the slots axis: 15 % above the largest value,
+// so the legend does not cover the curves.
+func headroom(series ...plotter.XYs) float64 {
+	top := 1.0
+	for _, s := range series {
+		for _, xy := range s {
+			top = max(top, xy.Y)
+		}
+	}
+	return top * 1.15
 }
 
 // stepXYs returns the requested and powered step functions over [from,

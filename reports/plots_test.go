@@ -1,0 +1,105 @@
+package reports
+
+import (
+	"bytes"
+	"image/png"
+	"runtime"
+	"testing"
+)
+
+func TestFrontFiguresGolden(t *testing.T) {
+	figs, err := FrontFigures(testRun())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Three objectives give three pairs.
+	want := []string{
+		"front-qos_p90-off_node_seconds",
+		"front-qos_p90-reconfigurations",
+		"front-off_node_seconds-reconfigurations",
+	}
+	if len(figs) != len(want) {
+		t.Fatalf("got %d figures, want %d", len(figs), len(want))
+	}
+	for i, f := range figs {
+		if f.Name != want[i] {
+			t.Errorf("figure %d is %s, want %s", i, f.Name, want[i])
+		}
+		if len(f.Plots[0]) != 2 {
+			t.Errorf("%s: %d panels, want train and test", f.Name, len(f.Plots[0]))
+		}
+		svg, err := f.Render(SVG)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, f.Name+".golden.svg", svg)
+	}
+}
+
+func TestTimelineFiguresGolden(t *testing.T) {
+	tl := testTimeline()
+	slots, err := SlotsFigure("slots", tl, 1000, 1600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes, err := NodesFigure("nodes", tl, 1000, 1600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []*Figure{slots, nodes} {
+		svg, err := f.Render(SVG)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, f.Name+".golden.svg", svg)
+	}
+}
+
+// Rendering must not depend on the number of threads.
+func TestRenderDeterministic(t *testing.T) {
+	figs, err := FrontFigures(testRun())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range Formats {
+		a, err := figs[0].Render(format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prev := runtime.GOMAXPROCS(1)
+		b, err := figs[0].Render(format)
+		runtime.GOMAXPROCS(prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if format != PDF && !bytes.Equal(a, b) {
+			t.Errorf("%s: two renderings differ", format)
+		}
+	}
+}
+
+func TestRenderPNGSize(t *testing.T) {
+	figs, err := FrontFigures(testRun())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := figs[0].Render(PNG)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 8 in × 3.6 in at 96 dpi.
+	if got := img.Bounds().Size(); got.X != 768 || got.Y != 346 {
+		t.Errorf("PNG is %v, want 768×346", got)
+	}
+}
+
+func TestRenderUnknownFormat(t *testing.T) {
+	figs, _ := FrontFigures(testRun())
+	if _, err := figs[0].Render("gif"); err == nil {
+		t.Error("rendering as gif: no error")
+	}
+}

@@ -1,0 +1,158 @@
+package reports
+
+import (
+	"errors"
+	"html"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// tableCells parses the HTML table with the given id into rows of cell
+// texts.
+func tableCells(t *testing.T, page, id string) [][]string {
+	t.Helper()
+	start := strings.Index(page, `<table id="`+id+`">`)
+	if start < 0 {
+		t.Fatalf("no table %q in the page", id)
+	}
+	end := strings.Index(page[start:], "</table>")
+	body := page[start : start+end]
+	var rows [][]string
+	for _, tr := range regexp.MustCompile(`(?s)<tr>(.*?)</tr>`).FindAllStringSubmatch(body, -1) {
+		var row []string
+		for _, td := range regexp.MustCompile(`(?s)<t[dh][^>]*>(.*?)</t[dh]>`).FindAllStringSubmatch(tr[1], -1) {
+			row = append(row, html.UnescapeString(td[1]))
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func column(header []string, name string) int {
+	for i, h := range header {
+		if h == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestWriteHTMLHoldsTheRunsNumbers(t *testing.T) {
+	dir := writeTestRun(t)
+	path, err := Write(dir, Options{NoTimeline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	rows := tableCells(t, page, "holdout")
+	header := rows[0]
+	// Each preset's row shows its solution's scores. qos0.1 is row 3:
+	// train qos 0.08, test qos 0.12 and 200000 off node-seconds, 56 kWh
+	// on test; always-on uses 70 kWh on test, so it saves 14 kWh (20 %),
+	// 12 kWh above the oracle's 44.
+	want := map[string]map[string]string{
+		"qos0":   {"feasible": "INFEASIBLE", "row": "4", "train_qos_p90": "0.0200", "test_reconfigurations": "20", "energy_kwh": "61", "saved_kwh": "9"},
+		"qos0.1": {"feasible": "yes", "row": "3", "train_qos_p90": "0.0800", "test_qos_p90": "0.1200", "test_off_node_seconds": "200000", "energy_kwh": "56", "saved_kwh": "14", "saved_pct": "20", "above_oracle_kwh": "12"},
+		"qos0.5": {"feasible": "yes", "row": "1", "train_off_node_seconds": "800000", "test_reconfigurations": "210", "saved_kwh": "20"},
+	}
+	if len(rows) != 1+len(want) {
+		t.Fatalf("holdout has %d rows, want %d", len(rows)-1, len(want))
+	}
+	for _, row := range rows[1:] {
+		for col, v := range want[row[0]] {
+			i := column(header, col)
+			if i < 0 {
+				t.Fatalf("no column %s in %v", col, header)
+			}
+			if row[i] != v {
+				t.Errorf("%s %s = %q, want %q", row[0], col, row[i], v)
+			}
+		}
+	}
+	// Every figure is embedded; nothing is fetched from elsewhere.
+	if n := strings.Count(html.UnescapeString(page), `src="data:image/svg+xml;base64,`); n != 3 {
+		t.Errorf("%d embedded figures, want 3 fronts", n)
+	}
+	for _, ext := range []string{`src="http`, `href="http`, `<link`, `<script src`} {
+		if strings.Contains(page, ext) {
+			t.Errorf("page refers to an external asset (%s)", ext)
+		}
+	}
+	for _, f := range []string{ReportMD, ReportCSV, "front-qos_p90-off_node_seconds.svg", "front-qos_p90-off_node_seconds.png", "front-qos_p90-off_node_seconds.pdf"} {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(path), f)); err != nil {
+			t.Error(err)
+		}
+	}
+	// A second report does not overwrite the first without Force.
+	if _, err := Write(dir, Options{NoTimeline: true}); !errors.Is(err, ErrExists) {
+		t.Errorf("second Write: %v, want ErrExists", err)
+	}
+	if _, err := Write(dir, Options{NoTimeline: true, Force: true}); err != nil {
+		t.Errorf("second Write with Force: %v", err)
+	}
+}
+
+func TestCSVHoldsEveryDigit(t *testing.T) {
+	rep, err := Build(testRun(), Options{NoTimeline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := rep.CSV()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("%d CSV lines, want header and 3 presets", len(lines))
+	}
+	wantLine := "qos0.1,0.1,false,0.1,yes,3,0.08,500000,150,0.12,200000,60,test,56,14,20,12"
+	if lines[2] != wantLine {
+		t.Errorf("qos0.1 line\n got %s\nwant %s", lines[2], wantLine)
+	}
+}
+
+func TestPick(t *testing.T) {
+	r := testRun()
+	tests := []struct {
+		name      string
+		wantRow   int
+		wantLabel string
+		wantErr   bool
+	}{
+		{"", 3, "qos0.1", false}, // first feasible preset
+		{"qos0.5", 1, "qos0.5", false},
+		{"qos0", 4, "qos0", false},
+		{"2", 2, "row 2", false},
+		{"6", 0, "", true},
+		{"-1", 0, "", true},
+		{"knee", 0, "", true},
+	}
+	for _, tt := range tests {
+		p, err := r.Pick(tt.name)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("Pick(%q): error %v", tt.name, err)
+			continue
+		}
+		if err == nil && (p.Row != tt.wantRow || p.Label != tt.wantLabel) {
+			t.Errorf("Pick(%q) = row %d %q, want row %d %q", tt.name, p.Row, p.Label, tt.wantRow, tt.wantLabel)
+		}
+	}
+}
+
+func TestLoadRunRejectsBadRuns(t *testing.T) {
+	if _, err := LoadRun(t.TempDir()); err == nil {
+		t.Error("empty directory: no error")
+	}
+	r := testRun()
+	r.Meta.Presets[0].Row = 99
+	if err := r.check(); err == nil || !strings.Contains(err.Error(), "qos0") {
+		t.Errorf("preset outside the front: %v", err)
+	}
+}
