@@ -2,12 +2,6 @@ package datasets
 
 // Placeholders, each replaced by the file of its format.
 var (
-	detectPBS    = never
-	newPBSReader = notImplemented
-	detectUGE    = never
-	newUGEReader = notImplemented
-	detectSGE    = never
-	newSGEReader = notImplemented
 	detectLSF    = never
 	newLSFReader = notImplemented
 	detectOAR    = never

@@ -1,0 +1,460 @@
+package datasets
+
+// PBS/TORQUE and PBS Pro accounting logs: one record per line,
+//
+//	MM/DD/YYYY HH:MM:SS;TYPE;JOBID;key=value key=value ...
+//
+// Only E (job end) records make jobs; the other record types (Q, S, D, A,
+// R, ...) are counted in a note. The prefix time is local time in an
+// unknown zone and is only checked; the job's times come from the epoch
+// seconds of the message:
+//
+//	Submit   qtime, or ctime when qtime is missing
+//	Wait     start − Submit
+//	Run      end − start, or resources_used.walltime when end is missing
+//	Procs    cores allocated: the ncpus of exec_vnode (PBS Pro), else the
+//	         cores of exec_host ("n/7+n/6" two, "c1/0*13" 13, "n/0-27" 28),
+//	         else resources_used.ncpus, else the request
+//	ReqProcs Resource_List.nodes ("4:ppn=8" 32, "n1+n2:ppn=2" 3), else
+//	         Resource_List.ncpus, else Resource_List.select ("5:ncpus=13" 65)
+//	ReqTime  Resource_List.walltime
+//	Status   Exit_status 0 → 1 (completed); any other → 0 (failed: PBS
+//	         records walltime kills and qdel the same way, as 256+signal)
+//	ID       the leading number of the job id ("6.edge.ccr.buffalo.edu" 6,
+//	         "123[4].server" 123)
+//
+// An E record without a start time (a job deleted before it ran) is
+// skipped as "not_ended". Malformed values of these keys are errors naming
+// the key; keys the reader does not use are not checked.
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+)
+
+type pbsReader struct {
+	lines  *acctLines
+	file   string
+	opt    ReadOptions
+	meta   Meta
+	intern acctInterner
+	others int64 // records of other types
+	err    error
+}
+
+func newPBSReader(r io.Reader, file string, opt ReadOptions) (Reader, error) {
+	return &pbsReader{lines: acctNewLines(r), file: file, opt: opt,
+		meta: acctMeta("pbs", file), intern: acctInterner{}}, nil
+}
+
+// detectPBS accepts lines "MM/DD/YYYY HH:MM:SS;X;jobid;...".
+func detectPBS(head []byte) bool {
+	lines := acctFirstLines(head, 3, "")
+	for _, l := range lines {
+		if _, ok := pbsStamp(l); !ok || len(l) < 23 || l[19] != ';' || l[21] != ';' {
+			return false
+		}
+	}
+	return len(lines) > 0
+}
+
+// pbsStamp checks the "MM/DD/YYYY HH:MM:SS" prefix of a record.
+func pbsStamp(l []byte) (int64, bool) {
+	if len(l) < 19 || l[2] != '/' || l[5] != '/' || l[10] != ' ' || l[13] != ':' || l[16] != ':' {
+		return 0, false
+	}
+	var v [6]int64
+	for k, span := range [6][2]int{{6, 10}, {0, 2}, {3, 5}, {11, 13}, {14, 16}, {17, 19}} {
+		n, ok := acctDigits(l[span[0]:span[1]])
+		if !ok {
+			return 0, false
+		}
+		v[k] = n
+	}
+	return acctDateTime(v[0], v[1], v[2], v[3], v[4], v[5])
+}
+
+func (r *pbsReader) Meta() Meta {
+	m := r.meta
+	if r.others > 0 {
+		m.Notes = append(m.Notes[:len(m.Notes):len(m.Notes)],
+			fmt.Sprintf("%d accounting records other than E (job end) ignored", r.others))
+	}
+	return m
+}
+
+func (r *pbsReader) Next() (Job, error) {
+	if r.err != nil {
+		return Job{}, r.err
+	}
+	for {
+		line, err := r.lines.next()
+		if err != nil {
+			if err != io.EOF {
+				err = fmt.Errorf("%s: %w", r.file, err)
+			}
+			r.err = err
+			return Job{}, err
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		job, keep, perr := r.parse(line)
+		if perr != nil {
+			if !r.opt.Lenient {
+				r.err = perr
+				return Job{}, perr
+			}
+			acctSkip(&r.meta, acctReason(perr.Field))
+			continue
+		}
+		if keep {
+			return job, nil
+		}
+	}
+}
+
+// pbsRecord holds the values of one E record's keys.
+type pbsRecord struct {
+	user, group, queue                []byte
+	ctime, qtime, start, end          []byte
+	execHost, execVnode               []byte
+	reqNodes, reqNcpus, reqSelect     []byte
+	reqWalltime, usedWalltime, usedNc []byte
+	exit                              []byte
+}
+
+func (r *pbsReader) errAt(field string, value []byte, err error) *ParseError {
+	return &ParseError{File: r.file, Line: r.lines.line, Field: field, Value: acctValue(value), Err: err}
+}
+
+// parse reads one record; keep is false for records that are not jobs.
+func (r *pbsReader) parse(line []byte) (job Job, keep bool, perr *ParseError) {
+	if _, ok := pbsStamp(line); !ok || len(line) < 20 || line[19] != ';' {
+		return Job{}, false, r.errAt("datetime", line[:min(len(line), 19)], ErrSyntax)
+	}
+	rest := line[20:]
+	semi := bytes.IndexByte(rest, ';')
+	if semi < 0 {
+		return Job{}, false, r.errAt("record_type", rest, fmt.Errorf("no ';' after the record type: %w", ErrSyntax))
+	}
+	typ := rest[:semi]
+	rest = rest[semi+1:]
+	if string(typ) != "E" {
+		if len(typ) == 0 {
+			return Job{}, false, r.errAt("record_type", typ, ErrSyntax)
+		}
+		r.others++
+		return Job{}, false, nil
+	}
+	semi = bytes.IndexByte(rest, ';')
+	if semi < 0 {
+		return Job{}, false, r.errAt("job_id", rest, fmt.Errorf("no ';' after the job id: %w", ErrSyntax))
+	}
+	idText, msg := rest[:semi], rest[semi+1:]
+	end := 0
+	for end < len(idText) && idText[end] >= '0' && idText[end] <= '9' {
+		end++
+	}
+	id, ok := acctInt(idText[:end])
+	if !ok {
+		return Job{}, false, r.errAt("job_id", idText, ErrSyntax)
+	}
+	var rec pbsRecord
+	pbsScan(msg, &rec)
+	return r.job(id, &rec)
+}
+
+// pbsScan collects the values of the keys the reader uses.
+func pbsScan(msg []byte, rec *pbsRecord) {
+	for len(msg) > 0 {
+		var tok []byte
+		if sp := bytes.IndexByte(msg, ' '); sp >= 0 {
+			tok, msg = msg[:sp], msg[sp+1:]
+		} else {
+			tok, msg = msg, nil
+		}
+		eq := bytes.IndexByte(tok, '=')
+		if eq < 0 {
+			continue
+		}
+		v := tok[eq+1:]
+		switch string(tok[:eq]) {
+		case "user":
+			rec.user = v
+		case "group":
+			rec.group = v
+		case "queue":
+			rec.queue = v
+		case "ctime":
+			rec.ctime = v
+		case "qtime":
+			rec.qtime = v
+		case "start":
+			rec.start = v
+		case "end":
+			rec.end = v
+		case "exec_host":
+			rec.execHost = v
+		case "exec_vnode":
+			rec.execVnode = v
+		case "Resource_List.nodes":
+			rec.reqNodes = v
+		case "Resource_List.ncpus":
+			rec.reqNcpus = v
+		case "Resource_List.select":
+			rec.reqSelect = v
+		case "Resource_List.walltime":
+			rec.reqWalltime = v
+		case "resources_used.walltime":
+			rec.usedWalltime = v
+		case "resources_used.ncpus":
+			rec.usedNc = v
+		case "Exit_status":
+			rec.exit = v
+		}
+	}
+}
+
+// epoch reads an epoch-seconds key; absent or 0 is Unknown.
+func (r *pbsReader) epoch(key string, v []byte) (int64, *ParseError) {
+	if len(v) == 0 {
+		return Unknown, nil
+	}
+	n, ok := acctInt(v)
+	if !ok || n < 0 {
+		return 0, r.errAt(key, v, ErrSyntax)
+	}
+	if n == 0 {
+		return Unknown, nil
+	}
+	return n, nil
+}
+
+func (r *pbsReader) clock(key string, v []byte) (int64, *ParseError) {
+	if len(v) == 0 {
+		return Unknown, nil
+	}
+	n, ok := acctClock(v)
+	if !ok {
+		return 0, r.errAt(key, v, ErrSyntax)
+	}
+	return n, nil
+}
+
+func (r *pbsReader) job(id int64, rec *pbsRecord) (Job, bool, *ParseError) {
+	var t [4]int64
+	for k, kv := range [4]struct {
+		key string
+		v   []byte
+	}{{"ctime", rec.ctime}, {"qtime", rec.qtime}, {"start", rec.start}, {"end", rec.end}} {
+		var perr *ParseError
+		if t[k], perr = r.epoch(kv.key, kv.v); perr != nil {
+			return Job{}, false, perr
+		}
+	}
+	ctime, qtime, start, end := t[0], t[1], t[2], t[3]
+	submit := qtime
+	if submit == Unknown {
+		submit = ctime
+	}
+	if submit == Unknown {
+		return Job{}, false, r.errAt("qtime", nil, fmt.Errorf("neither qtime nor ctime: %w", ErrSyntax))
+	}
+	if start == Unknown {
+		acctSkip(&r.meta, "not_ended")
+		return Job{}, false, nil
+	}
+	used, perr := r.clock("resources_used.walltime", rec.usedWalltime)
+	if perr != nil {
+		return Job{}, false, perr
+	}
+	reqTime, perr := r.clock("Resource_List.walltime", rec.reqWalltime)
+	if perr != nil {
+		return Job{}, false, perr
+	}
+	run := used
+	if end != Unknown {
+		if end < start {
+			return Job{}, false, r.errAt("end", rec.end, fmt.Errorf("before start: %w", ErrRange))
+		}
+		run = end - start
+	}
+	reqProcs, perr := r.requested(rec)
+	if perr != nil {
+		return Job{}, false, perr
+	}
+	procs, perr := r.allocated(rec, reqProcs)
+	if perr != nil {
+		return Job{}, false, perr
+	}
+	status := int32(Unknown)
+	if len(rec.exit) > 0 {
+		code, ok := acctInt(rec.exit)
+		if !ok {
+			return Job{}, false, r.errAt("Exit_status", rec.exit, ErrSyntax)
+		}
+		status = 0
+		if code == 0 {
+			status = 1
+		}
+	}
+	return Job{
+		ID: id, Submit: submit, Wait: start - submit, Run: run,
+		Procs: procs, ReqProcs: reqProcs, ReqTime: reqTime, Status: status,
+		User: r.intern.get(rec.user), Group: r.intern.get(rec.group), Queue: r.intern.get(rec.queue),
+	}, true, nil
+}
+
+// requested returns the processors the job asked for, or Unknown.
+func (r *pbsReader) requested(rec *pbsRecord) (int32, *ParseError) {
+	if len(rec.reqNodes) > 0 {
+		n, ok := pbsChunks(rec.reqNodes, "ppn=", true)
+		if !ok {
+			return 0, r.errAt("Resource_List.nodes", rec.reqNodes, ErrSyntax)
+		}
+		return n, nil
+	}
+	if len(rec.reqNcpus) > 0 {
+		n, ok := acctInt(rec.reqNcpus)
+		if !ok || n < 0 || n > 1<<31-1 {
+			return 0, r.errAt("Resource_List.ncpus", rec.reqNcpus, ErrSyntax)
+		}
+		return int32(n), nil
+	}
+	if len(rec.reqSelect) > 0 {
+		n, ok := pbsChunks(rec.reqSelect, "ncpus=", false)
+		if !ok {
+			return 0, r.errAt("Resource_List.select", rec.reqSelect, ErrSyntax)
+		}
+		return n, nil
+	}
+	return Unknown, nil
+}
+
+// allocated returns the cores the job ran on.
+func (r *pbsReader) allocated(rec *pbsRecord, reqProcs int32) (int32, *ParseError) {
+	if len(rec.execVnode) > 0 {
+		n, ok := pbsSumKey(rec.execVnode, "ncpus=")
+		if !ok {
+			return 0, r.errAt("exec_vnode", rec.execVnode, ErrSyntax)
+		}
+		if n > 0 {
+			return n, nil
+		}
+	}
+	if len(rec.execHost) > 0 {
+		n, ok := pbsExecHost(rec.execHost)
+		if !ok {
+			return 0, r.errAt("exec_host", rec.execHost, ErrSyntax)
+		}
+		if n > 0 {
+			return n, nil
+		}
+	}
+	if len(rec.usedNc) > 0 {
+		n, ok := acctInt(rec.usedNc)
+		if !ok || n < 0 || n > 1<<31-1 {
+			return 0, r.errAt("resources_used.ncpus", rec.usedNc, ErrSyntax)
+		}
+		return int32(n), nil
+	}
+	return reqProcs, nil
+}
+
+// pbsExecHost counts the cores of "host/0+host/1", "host/0*13",
+// "host/0-27" or "host/0-3,5".
+func pbsExecHost(v []byte) (int32, bool) {
+	var total int64
+	for _, part := range bytes.Split(v, []byte{'+'}) {
+		slash := bytes.LastIndexByte(part, '/')
+		if slash <= 0 {
+			return 0, false
+		}
+		for _, spec := range bytes.Split(part[slash+1:], []byte{','}) {
+			switch {
+			case bytes.IndexByte(spec, '*') >= 0:
+				star := bytes.IndexByte(spec, '*')
+				n, ok := acctDigits(spec[star+1:])
+				if _, ok2 := acctDigits(spec[:star]); !ok || !ok2 {
+					return 0, false
+				}
+				total += n
+			case bytes.IndexByte(spec, '-') >= 0:
+				d := bytes.IndexByte(spec, '-')
+				a, ok1 := acctDigits(spec[:d])
+				b, ok2 := acctDigits(spec[d+1:])
+				if !ok1 || !ok2 || b < a {
+					return 0, false
+				}
+				total += b - a + 1
+			default:
+				if _, ok := acctDigits(spec); !ok {
+					return 0, false
+				}
+				total++
+			}
+			if total > 1<<31-1 {
+				return 0, false
+			}
+		}
+	}
+	return int32(total), true
+}
+
+// pbsSumKey adds up every "key=N" in v (exec_vnode's ncpus).
+func pbsSumKey(v []byte, key string) (int32, bool) {
+	var total int64
+	for {
+		i := bytes.Index(v, []byte(key))
+		if i < 0 {
+			return int32(total), true
+		}
+		v = v[i+len(key):]
+		end := 0
+		for end < len(v) && v[end] >= '0' && v[end] <= '9' {
+			end++
+		}
+		n, ok := acctDigits(v[:end])
+		if !ok {
+			return 0, false
+		}
+		total += n
+		if total > 1<<31-1 {
+			return 0, false
+		}
+	}
+}
+
+// pbsChunks sums count × per over the '+' parts of a nodes or select
+// specification ("2:ppn=4+node7:ppn=2", "5:ncpus=13"). A part that starts
+// with a host name counts once when hostNames is set.
+func pbsChunks(v []byte, key string, hostNames bool) (int32, bool) {
+	var total int64
+	for _, part := range bytes.Split(v, []byte{'+'}) {
+		props := bytes.Split(part, []byte{':'})
+		count, ok := acctDigits(props[0])
+		if !ok {
+			if !hostNames && len(props[0]) > 0 && bytes.IndexByte(props[0], '=') < 0 {
+				return 0, false
+			}
+			count = 1
+		}
+		per := int64(1)
+		for _, p := range props {
+			if bytes.HasPrefix(p, []byte(key)) {
+				n, ok := acctDigits(p[len(key):])
+				if !ok {
+					return 0, false
+				}
+				per = n
+			}
+		}
+		total += count * per
+		if count > 1<<31-1 || total > 1<<31-1 {
+			return 0, false
+		}
+	}
+	return int32(total), true
+}

@@ -1,0 +1,266 @@
+package datasets
+
+// Grid Engine accounting files (accounting(5)): one job or array task per
+// line, fields separated by ':', comment lines starting with '#'. Sun,
+// Son of and Open Grid Engine ("sge") write times in epoch seconds; Univa
+// Grid Engine ("uge") uses the same layout with epoch milliseconds (and
+// more fields at the end). The two are told apart by the magnitude of
+// submission_time: 1e11 is year 5138 in seconds but 1973 in milliseconds.
+//
+// Fields used (1-based): 1 qname → Queue, 3 group → Group, 4 owner → User,
+// 6 job_number → ID, 9 submission_time, 10 start_time, 11 end_time,
+// 12 failed, 13 exit_status, 35 slots → Procs, 36 task_number,
+// 40 category (the request: "-l h_rt=N" → ReqTime, "-pe name N" →
+// ReqProcs; a job without -pe asked for 1 slot). Each task of an array job
+// has its own line and is its own job (sharing job_number as ID).
+//
+// Status: failed = 0 and exit_status = 0 → 1; otherwise 0 (Grid Engine
+// does not record cancellation apart from other kills). A record with
+// start_time or end_time 0 (the job never ran) is skipped as "not_ended".
+// Fields are split at every ':'; a record needs at least 40 fields.
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+)
+
+var sgeFieldNames = [...]string{
+	"qname", "hostname", "group", "owner", "job_name", "job_number", "account",
+	"priority", "submission_time", "start_time", "end_time", "failed",
+	"exit_status", "ru_wallclock", "ru_utime", "ru_stime", "ru_maxrss", "ru_ixrss",
+	"ru_ismrss", "ru_idrss", "ru_isrss", "ru_minflt", "ru_majflt", "ru_nswap",
+	"ru_inblock", "ru_oublock", "ru_msgsnd", "ru_msgrcv", "ru_nsignals",
+	"ru_nvcsw", "ru_nivcsw", "project", "department", "granted_pe", "slots",
+	"task_number", "cpu", "mem", "io", "category",
+}
+
+const (
+	sgeQname    = 0
+	sgeGroup    = 2
+	sgeOwner    = 3
+	sgeJob      = 5
+	sgeSubmit   = 8
+	sgeStart    = 9
+	sgeEnd      = 10
+	sgeFailed   = 11
+	sgeExit     = 12
+	sgeSlots    = 34
+	sgeTask     = 35
+	sgeCategory = 39
+	sgeMinField = 40
+)
+
+// sgeMilliEpoch is the smallest millisecond submission time (1973) and
+// the largest plausible one in seconds.
+const sgeMilliEpoch = 100_000_000_000
+
+type sgeReader struct {
+	lines  *acctLines
+	file   string
+	opt    ReadOptions
+	meta   Meta
+	milli  bool
+	fields [][]byte
+	words  [][]byte
+	intern acctInterner
+	err    error
+}
+
+func newSGEReader(r io.Reader, file string, opt ReadOptions) (Reader, error) {
+	return &sgeReader{lines: acctNewLines(r), file: file, opt: opt, meta: acctMeta("sge", file), intern: acctInterner{}}, nil
+}
+
+func newUGEReader(r io.Reader, file string, opt ReadOptions) (Reader, error) {
+	return &sgeReader{lines: acctNewLines(r), file: file, opt: opt, meta: acctMeta("uge", file), milli: true, intern: acctInterner{}}, nil
+}
+
+func detectSGE(head []byte) bool { return sgeDetect(head, false) }
+func detectUGE(head []byte) bool { return sgeDetect(head, true) }
+
+// sgeDetect accepts accounting lines: at least 40 ':'-separated fields
+// with numeric job number and times, in seconds or milliseconds.
+func sgeDetect(head []byte, milli bool) bool {
+	lines := acctFirstLines(head, 3, "#")
+	var f [][]byte
+	for _, l := range lines {
+		f = sgeSplit(f, l)
+		if len(f) < sgeMinField {
+			return false
+		}
+		for _, i := range []int{sgeJob, sgeSubmit, sgeStart, sgeEnd, sgeFailed, sgeSlots, sgeTask} {
+			if _, ok := acctInt(f[i]); !ok {
+				return false
+			}
+		}
+		submit, _ := acctInt(f[sgeSubmit])
+		if submit <= 0 || (submit >= sgeMilliEpoch) != milli {
+			return false
+		}
+	}
+	return len(lines) > 0
+}
+
+func sgeSplit(dst [][]byte, line []byte) [][]byte {
+	dst = dst[:0]
+	for {
+		i := bytes.IndexByte(line, ':')
+		if i < 0 {
+			return append(dst, line)
+		}
+		dst = append(dst, line[:i])
+		line = line[i+1:]
+	}
+}
+
+func (r *sgeReader) Meta() Meta { return r.meta }
+
+func (r *sgeReader) Next() (Job, error) {
+	if r.err != nil {
+		return Job{}, r.err
+	}
+	for {
+		line, err := r.lines.next()
+		if err != nil {
+			if err != io.EOF {
+				err = fmt.Errorf("%s: %w", r.file, err)
+			}
+			r.err = err
+			return Job{}, err
+		}
+		t := bytes.TrimSpace(line)
+		if len(t) == 0 || t[0] == '#' {
+			continue
+		}
+		job, keep, perr := r.parse(line)
+		if perr != nil {
+			if !r.opt.Lenient {
+				r.err = perr
+				return Job{}, perr
+			}
+			acctSkip(&r.meta, acctReason(perr.Field))
+			continue
+		}
+		if keep {
+			return job, nil
+		}
+	}
+}
+
+func (r *sgeReader) fieldErr(i int, err error) *ParseError {
+	return &ParseError{File: r.file, Line: r.lines.line, Field: sgeFieldNames[i], Value: acctValue(r.fields[i]), Err: err}
+}
+
+func (r *sgeReader) parse(line []byte) (Job, bool, *ParseError) {
+	r.fields = sgeSplit(r.fields, line)
+	f := r.fields
+	if len(f) < sgeMinField {
+		return Job{}, false, &ParseError{File: r.file, Line: r.lines.line, Value: acctValue(line),
+			Err: fmt.Errorf("%d fields, want at least %d: %w", len(f), sgeMinField, ErrFieldCount)}
+	}
+	var v [sgeMinField]int64
+	for _, i := range []int{sgeJob, sgeSubmit, sgeStart, sgeEnd, sgeFailed, sgeExit, sgeSlots, sgeTask} {
+		n, ok := acctInt(f[i])
+		if !ok {
+			return Job{}, false, r.fieldErr(i, ErrSyntax)
+		}
+		v[i] = n
+	}
+	for _, i := range []int{sgeSubmit, sgeStart, sgeEnd} {
+		if err := r.checkUnit(v[i]); err != nil {
+			return Job{}, false, r.fieldErr(i, err)
+		}
+		if r.milli {
+			v[i] /= 1000
+		}
+	}
+	if v[sgeSubmit] <= 0 {
+		return Job{}, false, r.fieldErr(sgeSubmit, fmt.Errorf("no submission time: %w", ErrRange))
+	}
+	if v[sgeStart] <= 0 || v[sgeEnd] <= 0 {
+		acctSkip(&r.meta, "not_ended")
+		return Job{}, false, nil
+	}
+	if v[sgeEnd] < v[sgeStart] {
+		return Job{}, false, r.fieldErr(sgeEnd, fmt.Errorf("before start_time: %w", ErrRange))
+	}
+	if v[sgeSlots] < 0 || v[sgeSlots] > 1<<31-1 {
+		return Job{}, false, r.fieldErr(sgeSlots, ErrRange)
+	}
+	reqProcs, reqTime, ok := sgeRequest(f[sgeCategory], &r.words)
+	if !ok {
+		return Job{}, false, r.fieldErr(sgeCategory, ErrSyntax)
+	}
+	status := int32(0)
+	if v[sgeFailed] == 0 && v[sgeExit] == 0 {
+		status = 1
+	}
+	return Job{
+		ID:       v[sgeJob],
+		Submit:   v[sgeSubmit],
+		Wait:     v[sgeStart] - v[sgeSubmit],
+		Run:      v[sgeEnd] - v[sgeStart],
+		Procs:    int32(v[sgeSlots]),
+		ReqProcs: reqProcs,
+		ReqTime:  reqTime,
+		Status:   status,
+		User:     r.intern.get(f[sgeOwner]),
+		Group:    r.intern.get(f[sgeGroup]),
+		Queue:    r.intern.get(f[sgeQname]),
+	}, true, nil
+}
+
+// checkUnit rejects times of the other variant's unit, so that a UGE log
+// read as SGE (or the reverse) fails clearly instead of being 1000× off.
+func (r *sgeReader) checkUnit(t int64) error {
+	switch {
+	case t <= 0:
+		return nil
+	case r.milli && t < sgeMilliEpoch:
+		return fmt.Errorf("time in seconds in a UGE log (milliseconds expected; use format sge): %w", ErrRange)
+	case !r.milli && t >= sgeMilliEpoch:
+		return fmt.Errorf("time in milliseconds in an SGE log (use format uge): %w", ErrRange)
+	}
+	return nil
+}
+
+// sgeRequest reads the requested slots ("-pe name N") and wall time
+// ("-l ...h_rt=N...", seconds or H:MM:SS) of a category. Without -pe the
+// job asked for one slot; a slot range or no h_rt is Unknown.
+// scratch holds the category's words (reused between calls).
+func sgeRequest(cat []byte, scratch *[][]byte) (procs int32, wall int64, ok bool) {
+	procs, wall = 1, Unknown
+	*scratch = acctFields(*scratch, cat)
+	f := *scratch
+	for i := 0; i < len(f); i++ {
+		switch string(f[i]) {
+		case "-pe":
+			if i+2 >= len(f) {
+				return 0, 0, false
+			}
+			n, isInt := acctInt(f[i+2])
+			switch {
+			case isInt && n >= 0 && n <= 1<<31-1:
+				procs = int32(n)
+			default:
+				procs = Unknown // a range such as 2-8
+			}
+			i += 2
+		case "-l":
+			if i+1 >= len(f) {
+				return 0, 0, false
+			}
+			for _, kv := range bytes.Split(f[i+1], []byte{','}) {
+				if bytes.HasPrefix(kv, []byte("h_rt=")) {
+					d, isDur := acctClock(kv[len("h_rt="):])
+					if !isDur {
+						return 0, 0, false
+					}
+					wall = d
+				}
+			}
+			i++
+		}
+	}
+	return procs, wall, true
+}
