@@ -1,0 +1,132 @@
+package tuner
+
+import (
+	"fmt"
+	"runtime"
+)
+
+// Settings say how long a search runs, how it is randomised and who
+// watches it. Zero fields take the documented defaults.
+type Settings struct {
+	Population     int   // candidates per island; default 100
+	Generations    int   // generations after the initial population; default 100
+	Islands        int   // populations evolved side by side; default 1
+	MigrationEvery int   // generations between ring migrations; default 10
+	Migrants       int   // candidates exchanged per migration; default Population/10
+	Seed           int64 // every random choice derives from it
+	// Workers evaluate candidates in parallel; default GOMAXPROCS. The
+	// result does not depend on it.
+	Workers int
+	// Evaluations stops the search after the first generation at which
+	// this many distinct candidates have been evaluated; 0 = no limit.
+	Evaluations int
+	Variation   Variation
+	// Initial candidates (one value per variable) start in every island's
+	// first population, e.g. a policy's defaults.
+	Initial [][]float64
+	// Recorders observe every generation, the initial population included.
+	Recorders []Recorder
+	// Resume continues the search saved in a checkpoint.
+	Resume *Checkpoint
+}
+
+func (s Settings) withDefaults() Settings {
+	if s.Population == 0 {
+		s.Population = 100
+	}
+	if s.Generations == 0 {
+		s.Generations = 100
+	}
+	if s.Islands == 0 {
+		s.Islands = 1
+	}
+	if s.MigrationEvery == 0 {
+		s.MigrationEvery = 10
+	}
+	if s.Migrants == 0 {
+		s.Migrants = max(1, s.Population/10)
+	}
+	if s.Workers == 0 {
+		s.Workers = runtime.GOMAXPROCS(0)
+	}
+	return s
+}
+
+func (s Settings) validate(nvars int) error {
+	switch {
+	case s.Population < 4:
+		return fmt.Errorf("tuner: population %d: need at least 4", s.Population)
+	case s.Generations < 0 || s.Islands < 1 || s.MigrationEvery < 1 || s.Workers < 1 || s.Evaluations < 0:
+		return fmt.Errorf("tuner: generations %d, islands %d, migration every %d, workers %d, evaluations %d: need generations, evaluations ≥ 0 and the others ≥ 1",
+			s.Generations, s.Islands, s.MigrationEvery, s.Workers, s.Evaluations)
+	case s.Migrants < 1 || s.Migrants > s.Population:
+		return fmt.Errorf("tuner: migrants %d: need 1..population (%d)", s.Migrants, s.Population)
+	}
+	for i, x := range s.Initial {
+		if len(x) != nvars {
+			return fmt.Errorf("tuner: initial candidate %d has %d values, the problem %d variables", i, len(x), nvars)
+		}
+	}
+	return nil
+}
+
+// Recorder observes a search after every generation. An error stops the
+// search after that generation; Minimize returns it.
+type Recorder interface {
+	Record(s *Status) error
+}
+
+// RecorderFunc adapts a function to Recorder.
+type RecorderFunc func(s *Status) error
+
+// Record calls f.
+func (f RecorderFunc) Record(s *Status) error { return f(s) }
+
+// Status is the state of a search after one generation.
+type Status struct {
+	Generation  int // generations done; 0 is the initial population
+	Generations int // generations the search runs at most
+	Evaluations int // distinct candidates evaluated so far
+	Budget      int // Settings.Evaluations
+	// Front is the first front (constrained non-domination) over all
+	// islands, distinct candidates, in key order.
+	Front []Member
+	// Fresh are the candidates first evaluated in this generation, in key
+	// order (a checkpoint appends them to its cache).
+	Fresh []Member
+	// Checkpoint is what resuming needs, except the cache (see Fresh).
+	Checkpoint *Checkpoint
+}
+
+// Member is one evaluated candidate.
+type Member struct {
+	X         []float64 `json:"x"`         // one value per variable
+	F         []float64 `json:"f"`         // one value per objective, in its own sense
+	Violation float64   `json:"violation"` // total constraint violation, 0 = feasible
+	Rank      int       `json:"rank"`      // non-domination rank, 0 = first front
+}
+
+// Result is the outcome of a search.
+type Result struct {
+	// Members are the distinct candidates of the final populations, by
+	// rank, then by objectives.
+	Members []Member
+	// Archive is every evaluated candidate that no other evaluated
+	// candidate constrained-dominates, in key order: the best front of the
+	// whole search. It is usually larger and better than the first front of
+	// the final populations, which a population of N can only sample with N
+	// points.
+	Archive     []Member
+	Generations int  // generations done
+	Evaluations int  // distinct candidates evaluated
+	Interrupted bool // the context was cancelled before the last generation
+}
+
+// Front returns the members of rank 0.
+func (r *Result) Front() []Member {
+	n := 0
+	for n < len(r.Members) && r.Members[n].Rank == 0 {
+		n++
+	}
+	return r.Members[:n]
+}
