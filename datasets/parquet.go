@@ -164,6 +164,11 @@ func CreateAtomic(path string, force bool) (*AtomicFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
 	return &AtomicFile{File: f, target: path, force: force}, nil
 }
 

@@ -15,8 +15,8 @@ func roundTripTrace() *Trace {
 	return &Trace{
 		Meta: Meta{
 			Name: "rt", Format: "swf",
-			Sources:  []Source{{Path: "a.swf", SHA256: "00ff"}, {Path: "b.swf.gz", SHA256: "ee11"}},
-			Nodes:    Unknown, Procs: 64, ProcsPerNode: Unknown, UnixStart: Unknown,
+			Sources: []Source{{Path: "a.swf", SHA256: "00ff"}, {Path: "b.swf.gz", SHA256: "ee11"}},
+			Nodes:   Unknown, Procs: 64, ProcsPerNode: Unknown, UnixStart: Unknown,
 			TimeZone: "Europe/Paris", TZOffset: 3600, StartTime: "Tue Feb 01", EndTime: "",
 			Notes:    []string{"a note", "ünïcode"},
 			Skipped:  map[string]int64{ruleRunUnknown: 3, "unreadable_run_time": 1},
