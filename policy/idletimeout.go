@@ -67,21 +67,8 @@ func (p *idleTimeout) boot(v *View, d *Decision, booting int) int {
 	if p.maxBoot > 0 {
 		limit = max(0, p.maxBoot-booting)
 	}
-	before := len(d.PowerOn)
-	bootInOrder(v, d, nil, queueDeficit(v), limit)
-	if p.spare > 0 {
-		short := p.spare - len(p.idle) - booting - (len(d.PowerOn) - before)
-		if limit >= 0 {
-			limit -= len(d.PowerOn) - before
-		}
-		if short > 0 && limit != 0 {
-			if limit > 0 {
-				short = min(short, limit)
-			}
-			bootInOrder(v, d, nil, 1<<62, short)
-		}
-	}
-	return len(d.PowerOn) - before
+	short := max(0, p.spare-len(p.idle)-booting)
+	return bootInOrder(v, d, nil, queueDeficit(v), short, limit)
 }
 
 func (p *idleTimeout) switchOff(v *View, d *Decision) {

@@ -18,16 +18,20 @@ func freeSlots(v *View) int { return v.PoweredSlots - v.BusySlots }
 // cover: what must be booted so that every queued job has powered room.
 func queueDeficit(v *View) int { return max(0, v.QueuedSlots-freeSlots(v)) }
 
-// bootInOrder appends to d.PowerOn the Off nodes of order, in order, until
-// their slots reach slots or maxNodes nodes are booted (maxNodes < 0: no
-// limit). It returns the slots booted. A nil order means node-ID order.
-func bootInOrder(v *View, d *Decision, order []int, slots, maxNodes int) int {
+// bootInOrder appends to d.PowerOn the Off nodes of order, in order,
+// until their slots reach slots, then extra more nodes, never more than
+// maxNodes nodes in all (maxNodes < 0: no limit). It returns the number of
+// nodes booted. A nil order means node-ID order.
+func bootInOrder(v *View, d *Decision, order []int, slots, extra, maxNodes int) int {
 	booted, n := 0, 0
 	boot := func(i int) bool {
-		if booted >= slots || n == maxNodes {
+		if n == maxNodes || (booted >= slots && extra == 0) {
 			return false
 		}
 		if v.Nodes[i].State == Off {
+			if booted >= slots {
+				extra--
+			}
 			d.PowerOn = append(d.PowerOn, i)
 			booted += v.Nodes[i].Slots
 			n++
@@ -40,14 +44,14 @@ func bootInOrder(v *View, d *Decision, order []int, slots, maxNodes int) int {
 				break
 			}
 		}
-		return booted
+		return n
 	}
 	for _, i := range order {
 		if !boot(i) {
 			break
 		}
 	}
-	return booted
+	return n
 }
 
 // countState counts the nodes in state s.
@@ -120,25 +124,41 @@ func (w queueWait) mean(t int64) float64 {
 	return float64(t) - float64(w.sumSubmit)/float64(w.n)
 }
 
-// above reports whether the mean wait at t exceeds x, computed exactly
-// (t·n − Σsubmit > x·n, all integers below 2^53 stay exact).
-func (w queueWait) above(t int64, x float64) bool {
-	return w.n > 0 && float64(t*int64(w.n)-w.sumSubmit) > x*float64(w.n)
+// gap is t·n − Σsubmit − x·n: positive when the mean wait at t exceeds
+// x, exact while t·n stays below 2^53.
+func (w queueWait) gap(t int64, x float64) float64 {
+	return float64(t*int64(w.n)-w.sumSubmit) - x*float64(w.n)
 }
 
-// crossing returns the first second after now at which above(·, x)
-// changes value, or NoTime if it never does (empty queue). The mean wait
-// only grows, so it can only turn from false to true.
+// above reports whether the mean wait at t exceeds x (false when empty).
+func (w queueWait) above(t int64, x float64) bool { return w.n > 0 && w.gap(t, x) > 0 }
+
+// below reports whether the mean wait at t is below x (an empty queue
+// waits 0).
+func (w queueWait) below(t int64, x float64) bool {
+	if w.n == 0 {
+		return x > 0
+	}
+	return w.gap(t, x) < 0
+}
+
+// crossing returns the first second after now at which above(·, x) or
+// below(·, x) changes, or NoTime if neither ever does. The mean wait only
+// grows, so they can only turn from false to true and true to false.
 func (w queueWait) crossing(now int64, x float64) int64 {
-	if w.n == 0 || w.above(now, x) {
+	if w.n == 0 || w.gap(now, x) > 0 {
 		return NoTime
 	}
+	if w.gap(now, x) == 0 {
+		return now + 1
+	}
 	t := int64(math.Ceil(x + float64(w.sumSubmit)/float64(w.n)))
-	for t > now+1 && w.above(t-1, x) {
+	t = max(t, now+1)
+	for t > now+1 && w.gap(t-1, x) >= 0 {
 		t--
 	}
-	for !w.above(t, x) {
+	for w.gap(t, x) < 0 {
 		t++
 	}
-	return later(now, t)
+	return t
 }

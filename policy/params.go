@@ -21,6 +21,9 @@ type Param struct {
 	Default float64
 	Integer bool
 	Log     bool // search on a log scale
+	// PerGroup: the parameter may be overridden per user group, as
+	// NAME@GROUP (same bounds), e.g. --set wait_on@physics=600.
+	PerGroup bool
 }
 
 // Config is a policy as data: its name, parameter values and, for learned
@@ -45,14 +48,11 @@ type Spec struct {
 	// Fuzzy is the template of the policy's learnable rule base (nil if it
 	// has none): the inputs, output and their labels the tuner evolves.
 	Fuzzy *fuzzy.System
-	// GroupParams: parameters may be overridden per user group with names
-	// of the form NAME@GROUP (same bounds as NAME).
-	GroupParams bool
-	New         func(c Config) (Policy, error)
+	New   func(c Config) (Policy, error)
 }
 
 // GroupSep separates a parameter name from a user-group name in per-group
-// overrides ("wait_on@physics") of policies whose Spec has GroupParams.
+// overrides ("wait_on@physics") of parameters declared PerGroup.
 const GroupSep = "@"
 
 // Param returns the declared parameter called name.
@@ -87,9 +87,18 @@ func (s Spec) Fill(c Config) Config {
 
 // Check reports the first parameter of c, in sorted name order, that s does
 // not declare, that is not a finite number, that lies outside its bounds or
-// that should be whole and is not. The error names the field as
-// "params.NAME" so callers can prefix where the Config came from.
+// that should be whole and is not, and then checks c.Fuzzy against the
+// template s.Fuzzy. The error names the field ("params.NAME",
+// "fuzzy.inputs[1].shifts[0]") so callers can prefix where the Config
+// came from.
 func (s Spec) Check(c Config) error {
+	if err := s.checkParams(c); err != nil {
+		return err
+	}
+	return s.checkFuzzy(c.Fuzzy)
+}
+
+func (s Spec) checkParams(c Config) error {
 	names := make([]string, 0, len(c.Params))
 	for k := range c.Params {
 		names = append(names, k)
@@ -109,8 +118,8 @@ func (s Spec) checkParam(name string, x float64) error {
 	switch {
 	case !ok:
 		return fmt.Errorf("unknown parameter of %s (valid: %s)", s.Name, s.paramNames())
-	case isGroup && !s.GroupParams:
-		return fmt.Errorf("%s takes no per-group parameters", s.Name)
+	case isGroup && !p.PerGroup:
+		return fmt.Errorf("%s takes no per-group values", base)
 	case isGroup && group == "":
 		return errors.New("empty user-group name after " + GroupSep)
 	case math.IsNaN(x) || math.IsInf(x, 0):
@@ -130,9 +139,9 @@ func (s Spec) paramNames() string {
 	names := make([]string, len(s.Params))
 	for i, p := range s.Params {
 		names[i] = p.Name
-	}
-	if s.GroupParams {
-		return strings.Join(names, ", ") + "; per user group as NAME" + GroupSep + "GROUP"
+		if p.PerGroup {
+			names[i] += " (also " + p.Name + GroupSep + "GROUP)"
+		}
 	}
 	return strings.Join(names, ", ")
 }
@@ -161,4 +170,31 @@ func ParseSet(spec Spec, kv []string) (Config, error) {
 		c.Params[name] = x
 	}
 	return c, nil
+}
+
+// checkFuzzy accepts no system (the template is used), or a valid system
+// with the template's input and output variables, in order (their labels,
+// shifts and rules may differ: that is what is learned).
+func (s Spec) checkFuzzy(f *fuzzy.System) error {
+	switch {
+	case f == nil:
+		return nil
+	case s.Fuzzy == nil:
+		return fmt.Errorf("fuzzy: %s has no fuzzy rule base", s.Name)
+	}
+	if err := f.Validate(); err != nil {
+		return fmt.Errorf("fuzzy.%w", err)
+	}
+	if len(f.Inputs) != len(s.Fuzzy.Inputs) {
+		return fmt.Errorf("fuzzy.inputs: %d variables, %s needs %d", len(f.Inputs), s.Name, len(s.Fuzzy.Inputs))
+	}
+	for j, in := range f.Inputs {
+		if want := s.Fuzzy.Inputs[j].Name; in.Name != want {
+			return fmt.Errorf("fuzzy.inputs[%d].name: %q, %s needs %q", j, in.Name, s.Name, want)
+		}
+	}
+	if want := s.Fuzzy.Output.Name; f.Output.Name != want {
+		return fmt.Errorf("fuzzy.output.name: %q, %s needs %q", f.Output.Name, s.Name, want)
+	}
+	return nil
 }

@@ -23,7 +23,7 @@ func TestParseSet(t *testing.T) {
 		{kv: []string{"spare"}, wantErr: "want name=value"},
 		{kv: []string{"spare=abc"}, wantErr: `"abc" is not a number`},
 		{kv: []string{"spare=NaN"}, wantErr: "not a finite number"},
-		{kv: []string{"spare@phys=1"}, wantErr: "takes no per-group parameters"},
+		{kv: []string{"spare@phys=1"}, wantErr: "spare takes no per-group values"},
 	}
 	for _, tt := range tests {
 		c, err := ParseSet(s, tt.kv)

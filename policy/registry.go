@@ -9,6 +9,8 @@ func All() []Spec {
 		alwaysOnSpec(),
 		alwaysOffSpec(),
 		idleTimeoutSpec(),
+		eeclusterSpec(),
+		hgfsSpec(),
 	}
 }
 

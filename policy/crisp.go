@@ -1,0 +1,96 @@
+package policy
+
+import (
+	"cmp"
+	"slices"
+)
+
+// crisp holds the thresholds of the EECluster expert rules R2 and R3.
+type crisp struct {
+	tMax, tMin float64 // mean-wait thresholds, s
+	nMax, nMin int     // queue-length thresholds, jobs
+}
+
+var crispParams = []Param{
+	{Name: "t_max", Unit: "s", Doc: "R2: power on one more node when the mean wait of queued jobs exceeds this", Min: 60, Max: 86400, Default: 1800, Log: true},
+	{Name: "n_max", Unit: "jobs", Doc: "R2: power on one more node when more jobs than this are queued", Min: 1, Max: 1000, Default: 16, Integer: true, Log: true},
+	{Name: "t_min", Unit: "s", Doc: "R3: power off allowed while the mean wait is below this", Min: 0, Max: 86400, Default: 300},
+	{Name: "n_min", Unit: "jobs", Doc: "R3: power off allowed while fewer jobs than this are queued", Min: 0, Max: 1000, Default: 1, Integer: true},
+}
+
+func crispFrom(c Config) crisp {
+	return crisp{tMax: c.Params["t_max"], tMin: c.Params["t_min"], nMax: int(c.Params["n_max"]), nMin: int(c.Params["n_min"])}
+}
+
+// r2 reports whether R2 asks for one more node: the mean wait exceeds
+// t_max or more than n_max jobs are queued.
+func (c crisp) r2(v *View, w queueWait) bool {
+	return w.above(v.Now, c.tMax) || w.n > c.nMax
+}
+
+// r3 reports whether R3 allows powering off: the mean wait is below t_min
+// or fewer than n_min jobs are queued.
+func (c crisp) r3(v *View, w queueWait) bool {
+	return w.below(v.Now, c.tMin) || w.n < c.nMin
+}
+
+// wake is when R2 or R3 change with time alone: the mean wait crossing
+// t_max or t_min.
+func (c crisp) wake(v *View, w queueWait) int64 {
+	return earliest(w.crossing(v.Now, c.tMax), w.crossing(v.Now, c.tMin))
+}
+
+// efficiency is the GFLOPS per W of a node of group g at full load (0 when
+// unknown).
+func efficiency(g *Group) float64 {
+	w := g.Model.IdleW + g.Model.BusyW + g.Model.BusySlotW*float64(g.Slots)
+	if g.GFLOPS <= 0 || w <= 0 {
+		return 0
+	}
+	return g.GFLOPS / w
+}
+
+// failedLast orders nodes that never failed their last command before
+// those that did, and among those the oldest failure first.
+func failedLast(a, b *NodeView) int {
+	return cmp.Compare(a.LastFailed, b.LastFailed) // NoTime is the smallest
+}
+
+// bootOrder appends the Off nodes to buf[:0]: nodes that failed last
+// (oldest failure first), then by efficiency, most efficient first, then
+// by ID.
+func bootOrder(v *View, buf []int) []int {
+	buf = buf[:0]
+	for i := range v.Nodes {
+		if v.Nodes[i].State == Off {
+			buf = append(buf, i)
+		}
+	}
+	slices.SortFunc(buf, func(a, b int) int {
+		na, nb := &v.Nodes[a], &v.Nodes[b]
+		return cmp.Or(failedLast(na, nb),
+			cmp.Compare(efficiency(&v.Groups[nb.Group]), efficiency(&v.Groups[na.Group])),
+			cmp.Compare(a, b))
+	})
+	return buf
+}
+
+// offOrder appends the Idle nodes to buf[:0]: nodes that failed last
+// (oldest failure first), then least efficient first, then least recently
+// used, then by ID.
+func offOrder(v *View, buf []int) []int {
+	buf = buf[:0]
+	for i := range v.Nodes {
+		if v.Nodes[i].State == Idle {
+			buf = append(buf, i)
+		}
+	}
+	slices.SortFunc(buf, func(a, b int) int {
+		na, nb := &v.Nodes[a], &v.Nodes[b]
+		return cmp.Or(failedLast(na, nb),
+			cmp.Compare(efficiency(&v.Groups[na.Group]), efficiency(&v.Groups[nb.Group])),
+			cmp.Compare(na.IdleSince, nb.IdleSince),
+			cmp.Compare(a, b))
+	})
+	return buf
+}

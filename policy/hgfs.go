@@ -1,0 +1,153 @@
+package policy
+
+import (
+	"math"
+
+	"github.com/ecotune/ecotune/fuzzy"
+)
+
+// hgfs is the hybrid genetic-fuzzy policy: EECluster's crisp rules with
+// tuned thresholds plus a learned fuzzy rule base that sets how many idle
+// slots to keep powered as spare capacity.
+//
+// Source: Cocaña-Fernández, Sánchez, Ranilla, "A software tool to
+// efficiently manage the energy consumption of HPC clusters" (FUZZ-IEEE
+// 2015) and "Energy-efficient allocation of computing node slots in HPC
+// clusters through parameter learning and hybrid genetic fuzzy system
+// modeling", J. Supercomputing 71(3), 2015; design in DESIGN.md.
+//
+// Each decision:
+//   - the fuzzy system (HGFSTemplate) maps three inputs to spare, the
+//     fraction of the cluster's slots to keep idle and powered beyond
+//     what the queue needs: demand, the slots submitted in the last hour
+//     ÷ cluster slots; hour_load, View.HourlySlots of the current local
+//     hour ÷ cluster slots; utilisation, busy ÷ powered slots (0 with
+//     nothing powered). No rule firing means no spare.
+//   - R1 power on the slots the queue needs beyond the free slots, plus
+//     (ahead of demand) the spare target not covered; R2 one more node if
+//     the mean wait exceeds t_max or more than n_max jobs are queued.
+//     Nodes by efficiency, failed nodes last (as eecluster).
+//   - Otherwise, if R3 allows (mean wait below t_min or fewer than n_min
+//     jobs queued), switch off the idle nodes (least efficient first)
+//     idle for at least min_idle, as long as the free slots beyond the
+//     queue stay at or above the spare target.
+//
+// Wake: the mean wait crossing t_max or t_min, an idle node reaching
+// min_idle, an arrival leaving the one-hour demand window, the next local
+// hour.
+//
+// Encoding for the tuner: the Params (t_max, n_max, t_min, n_min,
+// min_idle) as bounded numbers; Config.Fuzzy a clone of Spec.Fuzzy where
+// each Rules[i].Then is an output label index or fuzzy.NoRule (rule off),
+// and each Variable's Shifts (inputs and output) are in [−0.5, 0.5]. The
+// variables' names, order and ranges must stay those of the template.
+type hgfs struct {
+	crisp
+	minIdle int64
+	sys     *fuzzy.System
+	in      []float64
+	order   []int
+}
+
+// demandWindow is the window over which hgfs measures recent demand.
+const demandWindow = 3600
+
+// HGFSTemplate is the starting fuzzy rule base of hgfs: a 27-rule grid
+// over three inputs with three labels each, TSK inference, and a
+// hand-made consequent: spare label = clamp(demand + hour_load +
+// utilisation − 1, none … most), label indices 0 (low) to 2 (high).
+func HGFSTemplate() *fuzzy.System {
+	lmh := []string{"low", "medium", "high"}
+	in := []fuzzy.Variable{
+		{Name: "demand", Unit: "cluster slots/h", Min: 0, Max: 0.6, Labels: lmh},
+		{Name: "hour_load", Unit: "cluster slots/h", Min: 0, Max: 0.6, Labels: lmh},
+		{Name: "utilisation", Unit: "busy/powered slots", Min: 0, Max: 1, Labels: lmh},
+	}
+	out := fuzzy.Variable{Name: "spare", Unit: "cluster slots", Min: 0, Max: 0.25,
+		Labels: []string{"none", "few", "some", "many", "most"}}
+	return &fuzzy.System{
+		Inputs: in, Output: out, Inference: fuzzy.TSK,
+		Rules: fuzzy.Grid(in, func(l []int) int { return min(4, max(0, l[0]+l[1]+l[2]-1)) }),
+	}
+}
+
+func hgfsSpec() Spec {
+	params := append(append([]Param(nil), crispParams...),
+		Param{Name: "min_idle", Unit: "s", Doc: "idle time before a node beyond the spare target is switched off", Min: 0, Max: 86400, Default: 600, Integer: true})
+	return withCheck(Spec{
+		Name: "hgfs",
+		Doc:  "hybrid genetic-fuzzy: crisp R1-R3 plus a learned fuzzy spare-capacity target",
+		Source: "Cocaña-Fernández, Sánchez, Ranilla, FUZZ-IEEE 2015 and J. Supercomputing 71(3), 2015 (EECluster HGFS); " +
+			"inputs and encoding per ecotune DESIGN.md",
+		Params: params,
+		Fuzzy:  HGFSTemplate(),
+	}, func(c Config) (Policy, error) {
+		sys := c.Fuzzy
+		if sys == nil {
+			sys = HGFSTemplate()
+		}
+		return &hgfs{crisp: crispFrom(c), minIdle: int64(c.Params["min_idle"]), sys: sys.Clone(), in: make([]float64, 3)}, nil
+	})
+}
+
+func (p *hgfs) Name() string { return "hgfs" }
+
+func (p *hgfs) Decide(v *View, d *Decision) {
+	w := waitOf(v.Queue)
+	spare, wake := p.spareTarget(v)
+	d.Wake = earliest(p.wake(v, w), wake)
+	avail := freeSlots(v) - v.QueuedSlots
+	boot, extra := max(0, -avail)+max(0, spare-max(0, avail)), 0
+	if p.r2(v, w) {
+		extra = 1
+	}
+	if boot > 0 || extra > 0 {
+		p.order = bootOrder(v, p.order)
+		if bootInOrder(v, d, p.order, boot, extra, -1) > 0 {
+			return
+		}
+	}
+	if !p.r3(v, w) {
+		return
+	}
+	p.order = offOrder(v, p.order)
+	for _, i := range p.order {
+		n := &v.Nodes[i]
+		if due := n.IdleSince + p.minIdle; due > v.Now {
+			d.Wake = earliest(d.Wake, due)
+			continue
+		}
+		if avail-n.Slots >= spare {
+			d.PowerOff = append(d.PowerOff, NodeCommand{Node: i})
+			avail -= n.Slots
+		}
+	}
+}
+
+// spareTarget returns the spare slots the fuzzy system asks for, and when
+// its inputs next change with time alone.
+func (p *hgfs) spareTarget(v *View) (int, int64) {
+	if v.TotalSlots == 0 {
+		return 0, NoTime
+	}
+	total := float64(v.TotalSlots)
+	recent, wake := 0, int64(NoTime)
+	for i := len(v.Recent) - 1; i >= 0 && v.Recent[i].Time > v.Now-demandWindow; i-- {
+		recent += v.Recent[i].Slots
+		wake = later(v.Now, v.Recent[i].Time+demandWindow)
+	}
+	local := v.Now + int64(v.TZOffset)
+	hour := int(((local % 86400) + 86400) % 86400 / 3600)
+	nextHour := (local - ((local%3600)+3600)%3600) + 3600 - int64(v.TZOffset)
+	p.in[0] = float64(recent) / total
+	p.in[1] = v.HourlySlots[hour] / total
+	p.in[2] = 0
+	if v.PoweredSlots > 0 {
+		p.in[2] = float64(v.BusySlots) / float64(v.PoweredSlots)
+	}
+	spare := p.sys.Eval(p.in)
+	if math.IsNaN(spare) {
+		spare = 0
+	}
+	return int(math.Round(spare * total)), earliest(wake, nextHour)
+}
