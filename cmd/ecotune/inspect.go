@@ -1,15 +1,68 @@
 package main
 
 import (
-	"errors"
+	"encoding/json"
+	"fmt"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/ecotune/ecotune/datasets"
 )
+
+const inspectHelp = `Shows what is in a trace: jobs, span, machine size, the utilization the
+log implies (Σ procs × run / (machine procs × span)), arrivals by hour of
+day and day of week (local time of the trace), quantiles of job size and
+run time, how many jobs lack each field, and the records skipped or
+adjusted at import, by reason.
+
+TRACE is a Parquet trace or any raw log (imported on the fly); without it
+the embedded default trace is shown. --json prints one JSON object with at
+least the keys jobs, nodes, procs, span_s, utilization and skipped.
+
+Examples:
+  ecotune inspect
+  ecotune inspect sp2.parquet --json
+  ecotune inspect SDSC-SP2-1998-4.2-cln.swf.gz`
 
 func inspectCommand() *cli.Command {
 	return &cli.Command{
-		Name:   "inspect",
-		Usage:  "not implemented yet",
-		Action: func(*cli.Context) error { return errors.New("inspect: not implemented yet") },
+		Name:        "inspect",
+		Usage:       "what is in a trace",
+		UsageText:   "ecotune inspect [TRACE] [--json] [--format F] [--lenient]",
+		Description: inspectHelp,
+		Flags: append(traceFlags(),
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
+		),
+		Action: runInspect,
 	}
+}
+
+func runInspect(c *cli.Context) error {
+	tr, err := traceArg(c)
+	if err != nil {
+		return err
+	}
+	stats := datasets.Inspect(tr)
+	if c.Bool("json") {
+		enc := json.NewEncoder(c.App.Writer)
+		enc.SetIndent("", "  ")
+		return enc.Encode(stats)
+	}
+	return stats.WriteText(c.App.Writer)
+}
+
+// traceArg reads the trace named by the single positional argument, else
+// by --trace, else the embedded default.
+func traceArg(c *cli.Context) (*datasets.Trace, error) {
+	args, err := positionalArgs(c)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case len(args) > 1:
+		return nil, fmt.Errorf("%s: one trace at most, got %d arguments", c.Command.Name, len(args))
+	case len(args) == 1:
+		return openTrace(c, args[0])
+	}
+	return loadTrace(c)
 }
