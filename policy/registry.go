@@ -9,6 +9,7 @@ func All() []Spec {
 		alwaysOnSpec(),
 		alwaysOffSpec(),
 		idleTimeoutSpec(),
+		escsSpec(),
 		eeclusterSpec(),
 		hgfsSpec(),
 	}
