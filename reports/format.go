@@ -3,6 +3,7 @@ package reports
 import (
 	"math"
 	"strconv"
+	"strings"
 )
 
 func itoa(i int) string { return strconv.Itoa(i) }
@@ -18,6 +19,15 @@ func num(v float64) string {
 	case math.Abs(v) >= 100:
 		return strconv.FormatFloat(v, 'f', 1, 64)
 	default:
-		return strconv.FormatFloat(v, 'f', 4, 64)
+		return trimZeros(strconv.FormatFloat(v, 'f', 4, 64))
 	}
+}
+
+// trimZeros drops trailing zeros after a decimal point (0.1000 → 0.1).
+func trimZeros(s string) string {
+	if !strings.Contains(s, ".") {
+		return s
+	}
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
 }

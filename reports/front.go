@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -25,10 +26,18 @@ var (
 	colOracle    = color.RGBA{0, 158, 115, 255} // bluish green
 )
 
+// Marks of front figures.
+var (
+	frontGlyph     = draw.GlyphStyle{Color: colFront, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}
+	dominatedGlyph = draw.GlyphStyle{Color: colDominated, Radius: vg.Points(1.5), Shape: draw.RingGlyph{}}
+	presetGlyph    = draw.GlyphStyle{Color: colPreset, Radius: vg.Points(4), Shape: draw.RingGlyph{}}
+)
+
 // Size of one front figure: two panels side by side.
 const (
-	frontWidth  = 8 * vg.Inch
+	frontWidth  = 9 * vg.Inch
 	frontHeight = 3.6 * vg.Inch
+	frontLegend = 1.1 * vg.Inch
 )
 
 // FrontFigures draws the run's front projected on every pair of
@@ -75,12 +84,44 @@ func frontFigure(r *Run, x, y tuner.Objective) (*Figure, error) {
 		row = append(row, p)
 	}
 	return &Figure{
-		Name:   "front-" + x.Name + "-" + y.Name,
-		Title:  fmt.Sprintf("Pareto front: %s vs %s", y.Name, x.Name),
-		Plots:  [][]*plot.Plot{row},
-		Width:  frontWidth,
-		Height: frontHeight,
+		Name:        "front-" + x.Name + "-" + y.Name,
+		Title:       fmt.Sprintf("Pareto front: %s vs %s", y.Name, x.Name),
+		Plots:       [][]*plot.Plot{row},
+		Width:       frontWidth,
+		Height:      frontHeight,
+		Legend:      frontLegendOf(r, row[0].Legend.TextStyle),
+		LegendWidth: frontLegend,
 	}, nil
+}
+
+// frontLegendOf explains the marks of a front figure: solutions, presets
+// and each reference the run has.
+func frontLegendOf(r *Run, style text.Style) *plot.Legend {
+	l := plot.NewLegend()
+	l.TextStyle = style
+	l.Add("front (rank 0)", glyphThumb(frontGlyph))
+	l.Add("dominated", glyphThumb(dominatedGlyph))
+	if len(r.Meta.Presets) > 0 {
+		l.Add("preset", glyphThumb(presetGlyph))
+	}
+	for _, name := range sortedKeys(r.Meta.References) {
+		l.Add(name, glyphThumb(refGlyph(name)))
+	}
+	return &l
+}
+
+// glyphThumb is a legend thumbnail: one glyph in the middle.
+type glyphThumb draw.GlyphStyle
+
+func (g glyphThumb) Thumbnail(c *draw.Canvas) { c.DrawGlyph(draw.GlyphStyle(g), c.Center()) }
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 func hasTest(f *tuner.Front) bool {
@@ -101,7 +142,6 @@ func axisLabel(o tuner.Objective) string {
 
 func frontPanel(r *Run, x, y tuner.Objective, s split) (*plot.Plot, error) {
 	p := newPlot(fmt.Sprintf("%s front, %s split", r.Front.Policy, s.name), axisLabel(x), axisLabel(y))
-	p.Legend.Top = true
 	front, dominated := plotter.XYs{}, plotter.XYs{}
 	for _, sol := range r.Front.Solutions {
 		pt, ok := point(s.of(sol.Train, sol.Test), x.Name, y.Name)
@@ -166,9 +206,8 @@ func addFront(p *plot.Plot, front, dominated plotter.XYs) error {
 		if err != nil {
 			return fmt.Errorf("reports: %w", err)
 		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: colDominated, Radius: vg.Points(1.5), Shape: draw.RingGlyph{}}
+		sc.GlyphStyle = dominatedGlyph
 		p.Add(sc)
-		p.Legend.Add("dominated", sc)
 	}
 	if len(front) == 0 {
 		return nil
@@ -177,9 +216,8 @@ func addFront(p *plot.Plot, front, dominated plotter.XYs) error {
 	if err != nil {
 		return fmt.Errorf("reports: %w", err)
 	}
-	sc.GlyphStyle = draw.GlyphStyle{Color: colFront, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}
+	sc.GlyphStyle = frontGlyph
 	p.Add(sc)
-	p.Legend.Add("front", sc)
 	return nil
 }
 
@@ -196,12 +234,7 @@ func refGlyph(name string) draw.GlyphStyle {
 }
 
 func addReferences(p *plot.Plot, m *tuner.RunMeta, x, y string, s split) error {
-	names := make([]string, 0, len(m.References))
-	for name := range m.References {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
+	for _, name := range sortedKeys(m.References) {
 		ref := m.References[name]
 		pt, ok := point(s.of(ref.Train, ref.Test), x, y)
 		if !ok {
@@ -215,7 +248,6 @@ func addReferences(p *plot.Plot, m *tuner.RunMeta, x, y string, s split) error {
 }
 
 func addPresets(p *plot.Plot, r *Run, x, y string, s split) error {
-	style := draw.GlyphStyle{Color: colPreset, Radius: vg.Points(4), Shape: draw.RingGlyph{}}
 	for _, pc := range r.Meta.Presets {
 		sol := r.Front.Solutions[pc.Row]
 		pt, ok := point(s.of(sol.Train, sol.Test), x, y)
@@ -226,7 +258,7 @@ func addPresets(p *plot.Plot, r *Run, x, y string, s split) error {
 		if !pc.Feasible {
 			label += " (infeasible)"
 		}
-		if err := addMarked(p, pt, label, style, colPreset); err != nil {
+		if err := addMarked(p, pt, label, presetGlyph, colPreset); err != nil {
 			return err
 		}
 	}

@@ -28,7 +28,7 @@ th, td { border: 1px solid #bbb; padding: 0.25em 0.5em; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 thead th { background: #eee; }
 td.INFEASIBLE { color: #b00; font-weight: bold; }
-figure { margin: 1em 0; } figure img { width: 100%; max-width: 60em; height: auto; border: 1px solid #eee; }
+figure { margin: 1em 0; } figure img { width: 100%; max-width: 72em; height: auto; border: 1px solid #eee; }
 figcaption { font-size: 0.9em; color: #555; }
 .scroll { overflow-x: auto; }
 </style>
@@ -36,8 +36,21 @@ figcaption { font-size: 0.9em; color: #555; }
 <body>
 <h1>{{.Title}}</h1>
 <p>Picked solution: <strong>{{.Pick}}</strong>. Energy figures are on the {{.EnergySplit}} split; saving is against always-on, distance is above the clairvoyant oracle.</p>
-{{range .Tables}}
-<div class="scroll">
+<h2>Holdout</h2>
+{{template "table" .Holdout}}
+<h2>Pareto fronts</h2>
+{{range .Fronts}}{{template "figure" .}}{{end}}
+{{if .Timelines}}<h2>Timeline of the picked solution on the test split</h2>
+{{template "table" .Replay}}
+{{range .Timelines}}{{template "figure" .}}{{end}}
+<p>Paraver trace of the node states: <code>solution.prv</code>, <code>solution.pcf</code>, <code>solution.row</code>.</p>
+{{end}}
+<h2>Details</h2>
+{{range .Details}}{{template "table" .}}{{end}}
+<p><small>Written by ecotune {{.Version}}. Self-contained: open it offline.</small></p>
+</body>
+</html>
+{{define "table"}}<div class="scroll">
 <table id="{{.ID}}">
 <caption>{{.Caption}}</caption>
 <thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
@@ -47,17 +60,8 @@ figcaption { font-size: 0.9em; color: #555; }
 </table>
 </div>
 {{end}}
-<h2>Pareto fronts</h2>
-{{range .Fronts}}<figure id="{{.Name}}"><img src="{{.Src}}" alt="{{.Title}}"><figcaption>{{.Title}}</figcaption></figure>
-{{end}}
-{{if .Timelines}}<h2>Timeline of the picked solution on the test split</h2>
-{{range .Timelines}}<figure id="{{.Name}}"><img src="{{.Src}}" alt="{{.Title}}"><figcaption>{{.Title}}</figcaption></figure>
-{{end}}<p>Paraver trace of the node states: <code>solution.prv</code>, <code>solution.pcf</code>, <code>solution.row</code>.</p>
-{{end}}
-<p><small>Written by ecotune {{.Version}}. Self-contained: open it offline.</small></p>
-</body>
-</html>
-`))
+{{define "figure"}}<figure id="{{.Name}}"><img src="{{.Src}}" alt="{{.Title}}"><figcaption>{{.Title}}</figcaption></figure>
+{{end}}`))
 
 // HTML renders the report as one self-contained HTML page: tables and
 // the SVG figures (svgs, by figure name) embedded as data: URIs, no
@@ -87,7 +91,9 @@ func (rep *Report) HTML(svgs map[string][]byte) ([]byte, error) {
 		"Title":       rep.title(),
 		"Pick":        rep.Pick.Label,
 		"EnergySplit": rep.energySplit(),
-		"Tables":      rep.tables(),
+		"Holdout":     rep.holdoutTable(num),
+		"Replay":      rep.replayTableIf(),
+		"Details":     rep.detailTables(),
 		"Fronts":      fronts,
 		"Timelines":   timelines,
 		"Version":     rep.Run.Meta.Version,

@@ -91,9 +91,9 @@ func TestRenderPNGSize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 8 in × 3.6 in at 96 dpi.
-	if got := img.Bounds().Size(); got.X != 768 || got.Y != 346 {
-		t.Errorf("PNG is %v, want 768×346", got)
+	// 9 in × 3.6 in at 96 dpi.
+	if got := img.Bounds().Size(); got.X != 864 || got.Y != 346 {
+		t.Errorf("PNG is %v, want 864×346", got)
 	}
 }
 

@@ -186,11 +186,25 @@ func (rep *Report) replayTable() table {
 		}}
 }
 
+// detailTables are the tables after the figures: the run, the
+// references, the picked solution and the whole front.
+func (rep *Report) detailTables() []table {
+	return []table{rep.runTable(), rep.referencesTable(), rep.solutionTable(), rep.frontTable()}
+}
+
+// replayTableIf is the replay table, or an empty one without a replay.
+func (rep *Report) replayTableIf() table {
+	if rep.Replay == nil {
+		return table{}
+	}
+	return rep.replayTable()
+}
+
 // tables returns the report's tables in reading order.
 func (rep *Report) tables() []table {
-	ts := []table{rep.runTable(), rep.holdoutTable(num), rep.referencesTable(), rep.solutionTable()}
+	ts := []table{rep.holdoutTable(num)}
 	if rep.Replay != nil {
 		ts = append(ts, rep.replayTable())
 	}
-	return append(ts, rep.frontTable())
+	return append(ts, rep.detailTables()...)
 }
