@@ -172,7 +172,7 @@ var weekdays = [7]string{"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"}
 // WriteText writes s as an aligned, readable summary.
 func (s *Stats) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	zone := time.FixedZone(s.TimeZone, s.TZOffset)
+	zone := Meta{TimeZone: s.TimeZone, TZOffset: s.TZOffset}.Location()
 	row := func(k, format string, a ...any) { fmt.Fprintf(tw, "%s\t"+format+"\n", append([]any{k}, a...)...) }
 	row("trace", "%s (%s)", s.Name, s.Format)
 	row("jobs", "%d", s.Jobs)
