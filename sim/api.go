@@ -70,6 +70,14 @@ type Result struct {
 	StateSeconds     StateSeconds // over [TIni, TEnd]
 	BusySlotSeconds  int64
 	EnergyWh         float64 // over [TIni, TEnd], states plus transitions
+	// EnergyByState splits EnergyWh: Off (residual power, asleep included),
+	// Idle, Busy (busy slots included), and the transition energies under
+	// Booting and ShuttingDown.
+	EnergyByState [5]float64
+	// IgnoredCommands counts decisions' commands that did not apply: power
+	// on a node that is not Off, power off a node that is not Idle, change
+	// the frequency of a Busy node.
+	IgnoredCommands int64
 	PeakPoweredNodes int
 	Timeline         *Timeline // nil unless Options.Timeline
 }

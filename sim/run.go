@@ -1,27 +1,244 @@
 package sim
 
 import (
-	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/policy"
 )
 
+// EveryEvent as Options.Period consults the policy at every event time
+// instead of on a fixed cycle.
+const EveryEvent int64 = -1
+
+// DefaultPeriod is the decision cycle when Options.Period is 0.
+const DefaultPeriod int64 = 60
+
+// rngStream is the second PCG seed word of boot-failure draws.
+const rngStream = 0x5eed
+
+// never is a time after every other.
+const never int64 = math.MaxInt64
+
+// stuckConsults is how many consecutive consultations that change nothing,
+// with jobs waiting and nothing else pending, end a run with an error.
+const stuckConsults = 100_000
+
+// jobInfo is what the simulator needs of one trace job.
+type jobInfo struct {
+	submit int64
+	run    int64 // logged run time at nominal speed
+	est    int64 // run-time estimate the backfilling scheduler uses
+	req    int64 // requested time shown to policies (run time when unknown)
+	slots  int32
+}
+
+// allocation is where a running job runs: nodes[i] holds counts[i] of its slots.
+type allocation struct {
+	nodes  []int
+	counts []int32
+}
+
 // A Simulator replays one trace on one cluster. It keeps its buffers
 // between runs, so repeated runs do not allocate; one Simulator must not
 // run two policies at once (make one per goroutine).
-type Simulator struct{}
+type Simulator struct {
+	tr     *datasets.Trace
+	opt    Options
+	period int64
+	tIni   int64
+	tz     int64
+	easy   bool
+
+	jobs       []jobInfo
+	groups     []policy.Group
+	nodeGroup  []int32
+	nodeSlots  []int32
+	names      []string
+	totalSlots int
+
+	future []policy.FutureJob // always-on replay, made on first need
+
+	st state // per-run state, reset by each Run
+}
+
+// state is everything one run changes. Its buffers survive between runs.
+type state struct {
+	now      int64
+	view     policy.View
+	dec      policy.Decision
+	res      *Result
+	placer   policy.Placer
+	rng      *rand.Rand
+	pcg      *rand.PCG
+	events   eventHeap
+	queue    seqList[policy.QueuedJob]
+	running  seqList[policy.RunningJob]
+	ends     []endEntry // EASY: running jobs and boots by estimated end
+	free     []int32    // free slots of each node (Idle or Busy)
+	freeSet  bitset     // Idle or Busy nodes with a free slot
+	avail    int        // Σ free over Idle and Busy nodes
+	level    []int32    // sleep level a shutting-down node is entering
+	bootEnd  []int64    // when a booting node is expected up
+	alloc    []allocation
+	pool     []allocation
+	startSeq []int64 // per job: rank in start order
+	seq      int64
+	cands    []int
+	acct     []groupAcct
+	powered  int   // nodes in a powered state
+	poweredS int64 // Σ powered node-seconds
+	recent   []policy.Arrival
+	today    [24]float64
+	rolled   bool
+	nextRoll int64
+	nextJob  int // next job to submit
+	ended    int
+
+	changed  bool // the view changed since the policy was last consulted
+	schedule bool // something happened that may let a job start
+	last     int64 // time of the last consultation
+	wake     int64 // the Wake the last decision returned
+	idle     int   // iterations with jobs waiting and nothing pending
+
+	lastStep Step
+}
 
 // New prepares a replay of tr on c. It fails if a job needs more slots than
 // the cluster has or the cluster is invalid.
 func New(tr *datasets.Trace, c Cluster, opt Options) (*Simulator, error) {
-	return nil, errors.New("sim.New: not implemented yet")
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("sim: cluster: %w", err)
+	}
+	s := &Simulator{tr: tr, opt: opt, tz: int64(tr.Meta.TZOffset)}
+	if err := s.setOptions(); err != nil {
+		return nil, err
+	}
+	s.setCluster(c)
+	if err := s.setJobs(); err != nil {
+		return nil, err
+	}
+	s.allocState()
+	return s, nil
+}
+
+func (s *Simulator) setOptions() error {
+	o := &s.opt
+	switch o.Scheduler {
+	case "", FCFS:
+		o.Scheduler = FCFS
+	case EASY:
+		s.easy = true
+	case Conservative:
+		return fmt.Errorf("sim: scheduler %q is not supported (use %q or %q)", o.Scheduler, FCFS, EASY)
+	default:
+		return fmt.Errorf("sim: unknown scheduler %q (use %q or %q)", o.Scheduler, FCFS, EASY)
+	}
+	switch {
+	case o.Period == 0:
+		s.period = DefaultPeriod
+	case o.Period > 0 || o.Period == EveryEvent:
+		s.period = o.Period
+	default:
+		return fmt.Errorf("sim: period %d: must be positive, 0 (default %d s) or EveryEvent", o.Period, DefaultPeriod)
+	}
+	if !(o.BootFailProb >= 0 && o.BootFailProb < 1) {
+		return fmt.Errorf("sim: boot failure probability %v: must be in [0, 1)", o.BootFailProb)
+	}
+	if o.BootTimeout < 0 {
+		return fmt.Errorf("sim: boot timeout %d: must not be negative", o.BootTimeout)
+	}
+	return nil
+}
+
+func (s *Simulator) setCluster(c Cluster) {
+	for gi, g := range c.Groups {
+		s.groups = append(s.groups, policy.Group{Name: g.Name, Count: g.Count, Slots: g.Slots, GFLOPS: g.GFLOPS, Model: g.Model})
+		width := len(strconv.Itoa(g.Count))
+		for k := 1; k <= g.Count; k++ {
+			s.nodeGroup = append(s.nodeGroup, int32(gi))
+			s.nodeSlots = append(s.nodeSlots, int32(g.Slots))
+			s.names = append(s.names, fmt.Sprintf("%s%0*d", g.Name, width, k))
+			s.totalSlots += g.Slots
+		}
+	}
+}
+
+func (s *Simulator) setJobs() error {
+	jobs := s.tr.Jobs
+	if len(jobs) == 0 {
+		return fmt.Errorf("sim: trace %q has no job", s.tr.Meta.Name)
+	}
+	s.jobs = make([]jobInfo, len(jobs))
+	s.tIni = jobs[0].Submit
+	for i := range jobs {
+		j := &jobs[i]
+		switch {
+		case j.Procs == datasets.Unknown || j.Run == datasets.Unknown:
+			return fmt.Errorf("sim: job %d: unknown processors or run time (the trace must drop such jobs)", j.ID)
+		case j.Procs < 1:
+			return fmt.Errorf("sim: job %d needs %d slots: must be at least 1", j.ID, j.Procs)
+		case j.Run < 0:
+			return fmt.Errorf("sim: job %d: run time %d is negative", j.ID, j.Run)
+		case int(j.Procs) > s.totalSlots:
+			return fmt.Errorf("sim: job %d needs %d slots, cluster has %d", j.ID, j.Procs, s.totalSlots)
+		case i > 0 && j.Submit < jobs[i-1].Submit:
+			return fmt.Errorf("sim: job %d: submitted at %d before job %d at %d: the trace must be sorted by submit time", j.ID, j.Submit, jobs[i-1].ID, jobs[i-1].Submit)
+		}
+		info := jobInfo{submit: j.Submit, run: j.Run, est: j.Run, req: j.Run, slots: j.Procs}
+		if j.ReqTime > 0 {
+			info.req = j.ReqTime
+			if !s.opt.UseRunTime {
+				info.est = j.ReqTime
+			}
+		}
+		s.jobs[i] = info
+	}
+	return nil
+}
+
+// allocState makes the per-run buffers whose size is known up front.
+func (s *Simulator) allocState() {
+	st := &s.st
+	n := len(s.nodeSlots)
+	st.view.Groups = s.groups
+	st.view.Nodes = make([]policy.NodeView, n)
+	st.free = make([]int32, n)
+	st.freeSet = newBitset(n)
+	st.level = make([]int32, n)
+	st.bootEnd = make([]int64, n)
+	st.alloc = make([]allocation, len(s.jobs))
+	st.startSeq = make([]int64, len(s.jobs))
+	st.cands = make([]int, 0, n)
+	st.recent = make([]policy.Arrival, 0, 2*policy.RecentCap)
+	st.acct = make([]groupAcct, len(s.groups))
+	for g := range st.acct {
+		st.acct[g].init(s.groups[g].Model)
+	}
+	st.pcg = rand.NewPCG(uint64(s.opt.Seed), rngStream)
+	st.rng = rand.New(st.pcg)
 }
 
 // Run replays the trace under p and returns what happened. The Result is
 // the caller's (it is not reused by the next Run).
 func (s *Simulator) Run(p policy.Policy) (*Result, error) {
-	return nil, errors.New("sim.Run: not implemented yet")
+	if cv, ok := p.(policy.Clairvoyant); ok {
+		if err := s.makeFuture(); err != nil {
+			return nil, err
+		}
+		cv.SetFuture(s.future)
+	}
+	r := &Result{Jobs: make([]JobRecord, len(s.jobs)), Nodes: len(s.nodeSlots), Slots: s.totalSlots}
+	if s.opt.Timeline {
+		r.Timeline = &Timeline{NodeNames: append([]string(nil), s.names...)}
+	}
+	if err := s.replay(p, r); err != nil {
+		return nil, fmt.Errorf("sim: policy %s: %w", p.Name(), err)
+	}
+	return r, nil
 }
 
 // Run is New followed by one Run.
@@ -33,8 +250,32 @@ func Run(tr *datasets.Trace, c Cluster, p policy.Policy, opt Options) (*Result, 
 	return s.Run(p)
 }
 
-// ClusterFromTrace builds the cluster a trace's header describes (MaxNodes
-// nodes of MaxProcs/MaxNodes slots) with the ESCS power model.
-func ClusterFromTrace(m datasets.Meta) (Cluster, error) {
-	return Cluster{}, errors.New("sim.ClusterFromTrace: not implemented yet")
+// makeFuture replays the trace always-on once and keeps every job's submit,
+// start, end and slots for clairvoyant policies.
+func (s *Simulator) makeFuture() error {
+	if s.future != nil {
+		return nil
+	}
+	r := &Result{Jobs: make([]JobRecord, len(s.jobs)), Nodes: len(s.nodeSlots), Slots: s.totalSlots}
+	if err := s.replay(allOn{}, r); err != nil {
+		return fmt.Errorf("sim: always-on replay for a clairvoyant policy: %w", err)
+	}
+	s.future = make([]policy.FutureJob, len(r.Jobs))
+	for i, j := range r.Jobs {
+		s.future[i] = policy.FutureJob{Submit: j.Submit, Start: j.Start, End: j.End, Slots: j.Slots}
+	}
+	return nil
+}
+
+// allOn keeps every node on; it replays the future for clairvoyant policies.
+type allOn struct{}
+
+func (allOn) Name() string { return "always-on" }
+
+func (allOn) Decide(v *policy.View, d *policy.Decision) {
+	for i := range v.Nodes {
+		if v.Nodes[i].State == policy.Off {
+			d.PowerOn = append(d.PowerOn, i)
+		}
+	}
 }

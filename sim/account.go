@@ -1,0 +1,124 @@
+package sim
+
+import "github.com/ecotune/ecotune/policy"
+
+// groupAcct counts one node group's nodes per state and integrates them
+// over time in integer node-seconds; energy is computed once, at the end,
+// from these integers.
+type groupAcct struct {
+	model     policy.NodeModel
+	inState   [5]int64 // nodes in each state
+	inLevel   []int64  // off nodes at each level: 0 power-off, k sleep level k-1
+	busySlots []int64  // busy slots at each frequency level
+	sec       [5]int64 // node-seconds in each state
+	levelSec  []int64  // off node-seconds at each level
+	slotSec   []int64  // busy slot-seconds at each frequency level
+	boots     []int64  // boots from each level
+	offs      []int64  // shutdowns into each level
+}
+
+func (a *groupAcct) init(m policy.NodeModel) {
+	a.model = m
+	levels := 1 + len(m.SleepLevels)
+	a.inLevel = make([]int64, levels)
+	a.levelSec = make([]int64, levels)
+	a.boots = make([]int64, levels)
+	a.offs = make([]int64, levels)
+	freqs := max(1, len(m.Freqs))
+	a.busySlots = make([]int64, freqs)
+	a.slotSec = make([]int64, freqs)
+}
+
+func (a *groupAcct) reset() {
+	a.inState = [5]int64{}
+	a.sec = [5]int64{}
+	for _, s := range [][]int64{a.inLevel, a.levelSec, a.boots, a.offs, a.busySlots, a.slotSec} {
+		clear(s)
+	}
+}
+
+func (a *groupAcct) advance(dt int64) {
+	for st, n := range a.inState {
+		a.sec[st] += n * dt
+	}
+	for l, n := range a.inLevel {
+		a.levelSec[l] += n * dt
+	}
+	for f, n := range a.busySlots {
+		a.slotSec[f] += n * dt
+	}
+}
+
+// slotW is the power of one busy slot at frequency level f.
+func (a *groupAcct) slotW(f int) float64 {
+	if len(a.model.Freqs) == 0 {
+		return a.model.BusySlotW
+	}
+	return a.model.Freqs[f].SlotW
+}
+
+// energy returns the group's energy in Wh by state: off (and asleep)
+// draws its residual power, idle IdleW, busy IdleW+BusyW plus the busy
+// slots; booting and shutting down draw the transition energies, counted
+// per transition.
+func (a *groupAcct) energy() (byState [5]float64) {
+	m := a.model
+	off := float64(a.levelSec[0]) * m.OffW
+	for l, sl := range m.SleepLevels {
+		off += float64(a.levelSec[l+1]) * sl.W
+	}
+	byState[policy.Off] = off / 3600
+	byState[policy.Idle] = float64(a.sec[policy.Idle]) * m.IdleW / 3600
+	busy := float64(a.sec[policy.Busy]) * (m.IdleW + m.BusyW)
+	for f, ss := range a.slotSec {
+		busy += float64(ss) * a.slotW(f)
+	}
+	byState[policy.Busy] = busy / 3600
+	boot := float64(a.boots[0]) * m.BootWh
+	down := float64(a.offs[0]) * m.ShutdownWh
+	for l, sl := range m.SleepLevels {
+		boot += float64(a.boots[l+1]) * sl.ExitWh
+		down += float64(a.offs[l+1]) * sl.EnterWh
+	}
+	byState[policy.Booting] = boot
+	byState[policy.ShuttingDown] = down
+	return byState
+}
+
+// advance integrates every counter from s.now to t.
+func (s *Simulator) advance(t int64) {
+	st := &s.st
+	dt := t - st.now
+	if dt <= 0 {
+		return
+	}
+	for g := range st.acct {
+		st.acct[g].advance(dt)
+	}
+	st.poweredS += int64(st.powered) * dt
+	st.now = t
+}
+
+// finish fills the accounting fields of r for a run that ended at tEnd.
+func (s *Simulator) finish(r *Result, tEnd int64) {
+	st := &s.st
+	r.TIni, r.TEnd = s.tIni, tEnd
+	r.PoweredNodeSeconds = st.poweredS
+	r.OffNodeSeconds = int64(r.Nodes)*(tEnd-s.tIni) - st.poweredS
+	for g := range st.acct {
+		a := &st.acct[g]
+		for k, v := range a.sec {
+			r.StateSeconds[k] += v
+		}
+		for _, v := range a.slotSec {
+			r.BusySlotSeconds += v
+		}
+		e := a.energy()
+		for k, v := range e {
+			r.EnergyByState[k] += v
+		}
+	}
+	for _, v := range r.EnergyByState {
+		r.EnergyWh += v
+	}
+}

@@ -1,0 +1,159 @@
+package sim_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/sim"
+)
+
+// want is what a hand-worked case must give.
+type want struct {
+	starts           []int64
+	tEnd             int64
+	offNodeSeconds   int64
+	reconfigurations int64
+	boots, shutdowns int64
+	stateSeconds     sim.StateSeconds
+	busySlotSeconds  int64
+	energyWh         float64
+}
+
+func TestHandWorked(t *testing.T) {
+	cases := []struct {
+		name   string
+		nodes  int
+		jobs   []job
+		policy policy.Policy
+		opt    sim.Options
+		want   want
+	}{
+		{
+			// FCFS, always on, 2 nodes of 1 slot.
+			// j1 (2 slots, 100 s) runs 0–100 on nodes 0 and 1.
+			// j2 (1 slot, 50 s, submitted 10) and j3 (1 slot, 30 s,
+			// submitted 20) wait for it: at 100 j2 takes node 0 (0→150),
+			// j3 node 1 (100→130). TEnd = 150.
+			// Node-seconds: node 0 busy 150; node 1 busy 130, idle 20.
+			// Busy slot-s = 2·100 + 50 + 30 = 280.
+			// Energy = (idle 20·10 + busy 280·10 + slots 280·5) / 3600
+			//        = (200 + 2800 + 1400) / 3600 = 4400/3600 Wh.
+			name:  "fcfs always-on",
+			nodes: 2,
+			jobs:  []job{{0, 100, 2, 0}, {10, 50, 1, 0}, {20, 30, 1, 0}},
+			opt:   sim.Options{Scheduler: sim.FCFS},
+			want: want{
+				starts: []int64{0, 100, 100}, tEnd: 150,
+				stateSeconds:    sim.StateSeconds{policy.Idle: 20, policy.Busy: 280},
+				busySlotSeconds: 280, energyWh: 4400.0 / 3600,
+			},
+		},
+		{
+			// EASY, always on, 3 nodes of 1 slot; requested times given.
+			// j1 (2 slots, req 100) runs 0–100 on nodes 0, 1.
+			// j2 (3 slots) at 10 is the blocked head: shadow = 100 (j1
+			// frees 2, plus 1 free now = 3), extra = 0.
+			// j3 (1 slot, run 60, req 80) at 20 fits now and 20+80 ≤ 100:
+			// backfilled, node 2, 20–80.
+			// j4 (1 slot, run 10, req 200) at 30: no free slot. At 80 one
+			// is free but 80+200 > 100 and extra = 0: it must not
+			// backfill. At 100 j2 starts (100–150); j4 runs 150–160.
+			// Busy slot-s = 200 + 60 + 150 + 10 = 420; node-seconds: 3·160
+			// = 480, busy 420 (every node runs one slot), idle 60.
+			// Energy = (60·10 + 420·10 + 420·5) / 3600 = 6900/3600 Wh.
+			name:  "easy backfill and no backfill",
+			nodes: 3,
+			jobs:  []job{{0, 100, 2, 100}, {10, 50, 3, 50}, {20, 60, 1, 80}, {30, 10, 1, 200}},
+			opt:   sim.Options{Scheduler: sim.EASY},
+			want: want{
+				starts: []int64{0, 100, 20, 150}, tEnd: 160,
+				stateSeconds:    sim.StateSeconds{policy.Idle: 60, policy.Busy: 420},
+				busySlotSeconds: 420, energyWh: 6900.0 / 3600,
+			},
+		},
+		{
+			// Same trace, EASY with the run times as estimates: at 80 j4
+			// (run 10) ends by 90 ≤ 100, so it backfills on node 2
+			// (80–90). j2 still starts at 100, TEnd = 150.
+			// Busy slot-s = 200 + 60 + 150 + 10 = 420, node-seconds 450,
+			// idle 30. Energy = (30·10 + 420·15) / 3600 = 6600/3600 Wh.
+			name:  "easy with run times",
+			nodes: 3,
+			jobs:  []job{{0, 100, 2, 100}, {10, 50, 3, 50}, {20, 60, 1, 80}, {30, 10, 1, 200}},
+			opt:   sim.Options{Scheduler: sim.EASY, UseRunTime: true},
+			want: want{
+				starts: []int64{0, 100, 20, 80}, tEnd: 150,
+				stateSeconds:    sim.StateSeconds{policy.Idle: 30, policy.Busy: 420},
+				busySlotSeconds: 420, energyWh: 6600.0 / 3600,
+			},
+		},
+		{
+			// Boot delays, 2 nodes of 1 slot, off after 60 s idle, period 60.
+			// 0: j1 (30 s) starts on node 0; decision at 0: node 1 idle
+			//    since 0, Wake 60.
+			// 30: j1 ends, node 0 idle since 30.
+			// 60: node 1 off (shutting down 60–110); node 0 due at 90,
+			//    Wake 90; next tick 120.
+			// 110: node 1 Off. 120: node 0 off (120–170). 170: node 0 Off.
+			// 400: j2 (2 slots, 100 s) waits. 420: tick, both boot (420–520).
+			// 520: j2 starts on both, ends 620 = TEnd.
+			// Powered: node 0 0–170 and 420–620 = 370; node 1 0–110 and
+			// 420–620 = 310; off = 2·620 − 680 = 560.
+			// Reconfigurations in (0, 620): Off at 110 and 170, boots at
+			// 420 (two) = 4.
+			// States: busy 30 + 200 = 230, idle 90 + 60 = 150, shutting
+			// down 100, booting 200, off 560.
+			// Energy = (560·1 + 150·10 + 230·10 + 230·5) / 3600
+			//        + 2·1 + 2·0.5 = 5510/3600 + 3 Wh.
+			name:   "boot delays",
+			nodes:  2,
+			jobs:   []job{{0, 30, 1, 0}, {400, 100, 2, 0}},
+			policy: offWhenIdle{timeout: 60},
+			opt:    sim.Options{Scheduler: sim.FCFS, Period: 60},
+			want: want{
+				starts: []int64{0, 520}, tEnd: 620, offNodeSeconds: 560,
+				reconfigurations: 4, boots: 2, shutdowns: 2,
+				stateSeconds: sim.StateSeconds{
+					policy.Off: 560, policy.Booting: 200, policy.Idle: 150,
+					policy.Busy: 230, policy.ShuttingDown: 100,
+				},
+				busySlotSeconds: 230, energyWh: 5510.0/3600 + 3,
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := tc.policy
+			if p == nil {
+				p = alwaysOn(t)
+			}
+			r, err := sim.Run(makeTrace(tc.jobs...), sim.Uniform(tc.nodes, 1, simple), p, tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkWant(t, r, tc.want)
+		})
+	}
+}
+
+func checkWant(t *testing.T, r *sim.Result, w want) {
+	t.Helper()
+	for i, s := range w.starts {
+		if r.Jobs[i].Start != s {
+			t.Errorf("job %d starts at %d, want %d", i+1, r.Jobs[i].Start, s)
+		}
+	}
+	got := want{
+		starts: w.starts, tEnd: r.TEnd, offNodeSeconds: r.OffNodeSeconds,
+		reconfigurations: r.Reconfigurations, boots: r.Boots, shutdowns: r.Shutdowns,
+		stateSeconds: r.StateSeconds, busySlotSeconds: r.BusySlotSeconds, energyWh: w.energyWh,
+	}
+	if got.tEnd != w.tEnd || got.offNodeSeconds != w.offNodeSeconds || got.reconfigurations != w.reconfigurations ||
+		got.boots != w.boots || got.shutdowns != w.shutdowns || got.stateSeconds != w.stateSeconds || got.busySlotSeconds != w.busySlotSeconds {
+		t.Errorf("got  %+v\nwant %+v", got, w)
+	}
+	if math.Abs(r.EnergyWh-w.energyWh) > 1e-9 {
+		t.Errorf("energy %.12f Wh, want %.12f", r.EnergyWh, w.energyWh)
+	}
+}

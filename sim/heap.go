@@ -1,0 +1,72 @@
+package sim
+
+// Event kinds, in the order events at the same time are processed: job ends
+// first, then transitions (boots done, boots failed, shutdowns done).
+const (
+	evJobEnd uint8 = iota
+	evBootDone
+	evBootFail
+	evShutdownDone
+)
+
+// event is one future happening: a job ending or a node transition ending.
+type event struct {
+	t    int64
+	id   int32 // job index for evJobEnd, node index otherwise
+	kind uint8
+}
+
+func (a event) before(b event) bool {
+	if a.t != b.t {
+		return a.t < b.t
+	}
+	if a.kind != b.kind {
+		return a.kind < b.kind
+	}
+	return a.id < b.id
+}
+
+// eventHeap is a typed binary min-heap: no interface boxing, no allocation
+// once its slice has grown.
+type eventHeap []event
+
+func (h *eventHeap) push(e event) {
+	*h = append(*h, e)
+	q := *h
+	i := len(q) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !q[i].before(q[p]) {
+			break
+		}
+		q[i], q[p] = q[p], q[i]
+		i = p
+	}
+}
+
+// pop removes and returns the earliest event; the heap must not be empty.
+func (h *eventHeap) pop() event {
+	q := *h
+	top := q[0]
+	n := len(q) - 1
+	q[0] = q[n]
+	q = q[:n]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && q[r].before(q[l]) {
+			m = r
+		}
+		if !q[m].before(q[i]) {
+			break
+		}
+		q[i], q[m] = q[m], q[i]
+		i = m
+	}
+	*h = q
+	return top
+}

@@ -1,0 +1,330 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/ecotune/ecotune/policy"
+)
+
+const day = 86400
+
+// smoothing is the weight of the day just ended in View.HourlySlots.
+const smoothing = 1.0 / 7
+
+// replay runs the event loop of one simulation into r.
+func (s *Simulator) replay(p policy.Policy, r *Result) error {
+	s.reset(p, r)
+	st := &s.st
+	for {
+		t := s.nextTime()
+		s.advance(t)
+		for len(st.events) > 0 && st.events[0].t == t && st.events[0].kind == evJobEnd {
+			s.end(st.events.pop().id)
+		}
+		if st.ended == len(s.jobs) {
+			s.finish(r, t)
+			s.recordStep()
+			return nil
+		}
+		s.transitions(t)
+		if t >= st.nextRoll {
+			s.roll()
+		}
+		s.submit(t)
+		if st.schedule {
+			s.schedulePass()
+		}
+		if s.due(t) {
+			if err := s.consult(p); err != nil {
+				return err
+			}
+		}
+		s.recordStep()
+		if err := s.checkStuck(); err != nil {
+			return err
+		}
+	}
+}
+
+func (s *Simulator) reset(p policy.Policy, r *Result) {
+	st := &s.st
+	st.res = r
+	st.now = s.tIni
+	st.placer, _ = p.(policy.Placer)
+	st.pcg.Seed(uint64(s.opt.Seed), rngStream)
+	s.resetNodes()
+	st.events = st.events[:0]
+	st.queue.reset()
+	st.running.reset()
+	st.ends = st.ends[:0]
+	st.recent = st.recent[:0]
+	st.today = [24]float64{}
+	st.rolled = false
+	st.nextRoll = s.nextMidnight(s.tIni)
+	st.nextJob, st.ended, st.seq, st.poweredS, st.idle = 0, 0, 0, 0, 0
+	st.changed, st.schedule = true, false
+	st.last, st.wake = s.tIni-1, policy.NoTime
+	st.lastStep = Step{Time: -1}
+	v := &st.view
+	v.Now, v.Start, v.TZOffset, v.Period = s.tIni, s.tIni, int(s.tz), max(s.period, 0)
+	v.Queue, v.Running, v.Recent = nil, nil, nil
+	v.HourlySlots = [24]float64{}
+	r.PeakPoweredNodes = st.powered
+}
+
+// nextTime is the earliest of the next event, submission, decision and
+// local midnight.
+func (s *Simulator) nextTime() int64 {
+	st := &s.st
+	t := min(s.nextDecision(), st.nextRoll)
+	if len(st.events) > 0 {
+		t = min(t, st.events[0].t)
+	}
+	if st.nextJob < len(s.jobs) {
+		t = min(t, s.jobs[st.nextJob].submit)
+	}
+	return t
+}
+
+// nextDecision is the next time the policy must be consulted if nothing
+// else happens first.
+func (s *Simulator) nextDecision() int64 {
+	st := &s.st
+	wake := st.wake
+	if wake == policy.NoTime || wake <= st.last {
+		wake = never
+	}
+	if s.period == EveryEvent {
+		return wake
+	}
+	if st.changed {
+		return s.tickAtOrAfter(max(st.now, st.last+1))
+	}
+	if wake == never {
+		return never
+	}
+	return s.tickAtOrAfter(wake)
+}
+
+// tickAtOrAfter is the first decision tick TIni + k·Period ≥ t.
+func (s *Simulator) tickAtOrAfter(t int64) int64 {
+	k := (t - s.tIni + s.period - 1) / s.period
+	return s.tIni + k*s.period
+}
+
+// due reports whether the policy is consulted at t (see doc.go).
+func (s *Simulator) due(t int64) bool {
+	st := &s.st
+	if t <= st.last {
+		return false
+	}
+	if s.period != EveryEvent && (t-s.tIni)%s.period != 0 {
+		return false
+	}
+	return st.changed || st.wake != policy.NoTime && t >= st.wake
+}
+
+// transitions completes the boots and shutdowns that end at t.
+func (s *Simulator) transitions(t int64) {
+	st := &s.st
+	for len(st.events) > 0 && st.events[0].t == t {
+		e := st.events.pop()
+		switch e.kind {
+		case evBootDone:
+			s.bootDone(int(e.id))
+		case evBootFail:
+			s.bootFail(int(e.id))
+		case evShutdownDone:
+			s.shutdownDone(int(e.id))
+		default:
+			panic(fmt.Sprintf("sim: event kind %d out of order", e.kind))
+		}
+	}
+}
+
+// submit queues the jobs submitted at t, in trace order.
+func (s *Simulator) submit(t int64) {
+	st := &s.st
+	for st.nextJob < len(s.jobs) && s.jobs[st.nextJob].submit == t {
+		j := int32(st.nextJob)
+		st.nextJob++
+		info := &s.jobs[j]
+		tj := &s.tr.Jobs[j]
+		st.res.Jobs[j] = JobRecord{ID: tj.ID, Submit: t, Slots: int(info.slots)}
+		st.queue.push(j, policy.QueuedJob{ID: tj.ID, Slots: int(info.slots), Submit: t, ReqTime: info.req, User: tj.User, Group: tj.Group})
+		st.view.QueuedSlots += int(info.slots)
+		s.arrive(policy.Arrival{Time: t, Slots: int(info.slots), ReqTime: info.req})
+		st.schedule = true
+		st.changed = true
+	}
+}
+
+// arrive records a submission in View.Recent and today's hourly counts.
+func (s *Simulator) arrive(a policy.Arrival) {
+	st := &s.st
+	if len(st.recent) == cap(st.recent) {
+		n := copy(st.recent, st.recent[len(st.recent)-policy.RecentCap+1:])
+		st.recent = st.recent[:n]
+	}
+	st.recent = append(st.recent, a)
+	st.today[s.localHour(a.Time)] += float64(a.Slots)
+}
+
+func (s *Simulator) localHour(t int64) int {
+	return int(floorMod(t+s.tz, day) / 3600)
+}
+
+func (s *Simulator) nextMidnight(t int64) int64 {
+	local := t + s.tz
+	return local - floorMod(local, day) + day - s.tz
+}
+
+func floorMod(a, b int64) int64 {
+	m := a % b
+	if m < 0 {
+		m += b
+	}
+	return m
+}
+
+// roll closes the local day: each hour's submitted slots enter the
+// smoothed HourlySlots (the first day is taken as it is).
+func (s *Simulator) roll() {
+	st := &s.st
+	h := &st.view.HourlySlots
+	for k := range h {
+		if st.rolled {
+			h[k] += smoothing * (st.today[k] - h[k])
+		} else {
+			h[k] = st.today[k]
+		}
+	}
+	st.rolled = true
+	st.today = [24]float64{}
+	st.nextRoll += day
+	st.changed = true
+}
+
+// syncView points the view's lists at the simulator's current ones.
+func (s *Simulator) syncView() {
+	st := &s.st
+	v := &st.view
+	v.Now = st.now
+	v.Queue = st.queue.items()
+	v.Running = st.running.items()
+	v.Recent = st.recent[max(0, len(st.recent)-policy.RecentCap):]
+}
+
+// consult asks the policy for a decision, applies it and schedules again.
+func (s *Simulator) consult(p policy.Policy) error {
+	st := &s.st
+	s.syncView()
+	st.dec.Reset()
+	p.Decide(&st.view, &st.dec)
+	st.last = st.now
+	st.changed = false
+	st.wake = st.dec.Wake
+	applied, err := s.apply(&st.dec)
+	if err != nil {
+		return err
+	}
+	if applied > 0 {
+		st.idle = 0
+		if st.queue.len() > 0 {
+			s.schedulePass()
+		}
+	}
+	return nil
+}
+
+// apply carries out a decision's commands in order: power-ons, power-offs,
+// frequency changes. Commands that do not fit the node's state are
+// counted and ignored; a node or level out of range is the policy's bug.
+func (s *Simulator) apply(d *policy.Decision) (applied int, err error) {
+	st := &s.st
+	nodes := st.view.Nodes
+	for _, i := range d.PowerOn {
+		if i < 0 || i >= len(nodes) {
+			return applied, fmt.Errorf("power on node %d: no such node (0..%d)", i, len(nodes)-1)
+		}
+		if nodes[i].State != policy.Off {
+			st.res.IgnoredCommands++
+			continue
+		}
+		s.boot(i)
+		applied++
+	}
+	for _, c := range d.PowerOff {
+		if c.Node < 0 || c.Node >= len(nodes) {
+			return applied, fmt.Errorf("power off node %d: no such node (0..%d)", c.Node, len(nodes)-1)
+		}
+		if levels := len(s.groups[nodes[c.Node].Group].Model.SleepLevels); c.Level < 0 || c.Level > levels {
+			return applied, fmt.Errorf("power off node %d to level %d: its group has levels 0..%d", c.Node, c.Level, levels)
+		}
+		if nodes[c.Node].State != policy.Idle {
+			st.res.IgnoredCommands++
+			continue
+		}
+		s.shutdown(c.Node, c.Level)
+		applied++
+	}
+	for _, c := range d.Freq {
+		if c.Node < 0 || c.Node >= len(nodes) {
+			return applied, fmt.Errorf("set frequency of node %d: no such node (0..%d)", c.Node, len(nodes)-1)
+		}
+		if levels := len(s.groups[nodes[c.Node].Group].Model.Freqs); c.Level < 0 || c.Level >= max(levels, 1) {
+			return applied, fmt.Errorf("set frequency of node %d to level %d: its group has levels 0..%d", c.Node, c.Level, max(levels, 1)-1)
+		}
+		n := &nodes[c.Node]
+		if n.State == policy.Busy {
+			st.res.IgnoredCommands++
+			continue
+		}
+		if n.Freq != c.Level {
+			n.Freq = c.Level
+			st.changed = true
+		}
+		applied++
+	}
+	return applied, nil
+}
+
+var errStuck = errors.New("jobs wait but nothing is pending and the policy powers no node on")
+
+// checkStuck fails a run whose queued jobs can never start: no event or
+// submission is pending and the policy keeps changing nothing.
+func (s *Simulator) checkStuck() error {
+	st := &s.st
+	if len(st.events) > 0 || st.nextJob < len(s.jobs) || st.queue.len() == 0 {
+		st.idle = 0
+		return nil
+	}
+	st.idle++
+	if st.idle > stuckConsults {
+		return fmt.Errorf("at %d: %d jobs (%d slots) queued, %d slots powered: %w", st.now, st.queue.len(), st.view.QueuedSlots, st.view.PoweredSlots, errStuck)
+	}
+	return nil
+}
+
+// recordStep appends a timeline step when requested, powered or busy
+// slots changed.
+func (s *Simulator) recordStep() {
+	st := &s.st
+	tl := st.res.Timeline
+	if tl == nil {
+		return
+	}
+	v := &st.view
+	step := Step{Time: st.now, Requested: v.BusySlots + v.QueuedSlots, Powered: v.PoweredSlots, Busy: v.BusySlots}
+	last := st.lastStep
+	if last.Requested == step.Requested && last.Powered == step.Powered && last.Busy == step.Busy && last.Time >= 0 {
+		return
+	}
+	if n := len(tl.Steps); n > 0 && tl.Steps[n-1].Time == step.Time {
+		tl.Steps[n-1] = step
+	} else {
+		tl.Steps = append(tl.Steps, step)
+	}
+	st.lastStep = step
+}

@@ -1,0 +1,217 @@
+package sim
+
+import "github.com/ecotune/ecotune/policy"
+
+// resetNodes puts every node Idle, all slots free, at the start of a run.
+func (s *Simulator) resetNodes() {
+	st := &s.st
+	v := &st.view
+	for g := range st.acct {
+		st.acct[g].reset()
+	}
+	st.avail = 0
+	for i := range v.Nodes {
+		g := s.nodeGroup[i]
+		v.Nodes[i] = policy.NodeView{
+			ID: i, Name: s.names[i], Group: int(g), State: policy.Idle,
+			Since: s.tIni, IdleSince: s.tIni, Slots: int(s.nodeSlots[i]), LastFailed: policy.NoTime,
+		}
+		st.free[i] = s.nodeSlots[i]
+		st.freeSet.set(i)
+		st.avail += int(s.nodeSlots[i])
+		st.acct[g].inState[policy.Idle]++
+	}
+	st.powered = len(v.Nodes)
+	v.TotalSlots = s.totalSlots
+	v.PoweredSlots = s.totalSlots
+	v.BusySlots, v.BootingSlots, v.QueuedSlots = 0, 0, 0
+}
+
+// setState moves node i to state to at the current time, keeping the
+// group counters, the view's summary counts and the timeline in step.
+func (s *Simulator) setState(i int, to policy.NodeState) {
+	st := &s.st
+	n := &st.view.Nodes[i]
+	from := n.State
+	if from == to {
+		return
+	}
+	a := &st.acct[s.nodeGroup[i]]
+	a.inState[from]--
+	a.inState[to]++
+	if from == policy.Off {
+		a.inLevel[n.SleepLevel]--
+	}
+	if to == policy.Off {
+		a.inLevel[n.SleepLevel]++
+	}
+	slots := int(s.nodeSlots[i])
+	v := &st.view
+	v.PoweredSlots += slots * (viewPowered(to) - viewPowered(from))
+	if from == policy.Booting {
+		v.BootingSlots -= slots
+	}
+	if to == policy.Booting {
+		v.BootingSlots += slots
+	}
+	if from.Powered() != to.Powered() {
+		if to.Powered() {
+			st.powered++
+			st.res.PeakPoweredNodes = max(st.res.PeakPoweredNodes, st.powered)
+		} else {
+			st.powered--
+		}
+	}
+	n.State = to
+	n.Since = st.now
+	if to == policy.Idle {
+		n.IdleSince = st.now
+	}
+	st.changed = true
+	s.logChange(i, to)
+}
+
+// viewPowered is 1 for the states View.PoweredSlots counts.
+func viewPowered(s policy.NodeState) int {
+	if s == policy.Booting || s == policy.Idle || s == policy.Busy {
+		return 1
+	}
+	return 0
+}
+
+// takeSlots occupies k free slots of node i for a starting job; the
+// caller keeps st.avail and st.changed.
+func (s *Simulator) takeSlots(i int, k int32) {
+	st := &s.st
+	n := &st.view.Nodes[i]
+	f := st.free[i] - k
+	st.free[i] = f
+	if f == 0 {
+		st.freeSet.clear(i)
+	}
+	a := &st.acct[s.nodeGroup[i]]
+	a.busySlots[n.Freq] += int64(k)
+	if n.BusySlots == 0 {
+		a.inState[policy.Idle]--
+		a.inState[policy.Busy]++
+		n.State = policy.Busy
+		n.Since = st.now
+		s.logChange(i, policy.Busy)
+	}
+	n.BusySlots += int(k)
+}
+
+// releaseSlots frees k slots of node i when a job ends; the caller keeps
+// st.avail and st.changed.
+func (s *Simulator) releaseSlots(i int, k int32) {
+	st := &s.st
+	n := &st.view.Nodes[i]
+	if st.free[i] == 0 {
+		st.freeSet.set(i)
+	}
+	st.free[i] += k
+	a := &st.acct[s.nodeGroup[i]]
+	a.busySlots[n.Freq] -= int64(k)
+	n.BusySlots -= int(k)
+	if n.BusySlots == 0 {
+		a.inState[policy.Busy]--
+		a.inState[policy.Idle]++
+		n.State = policy.Idle
+		n.Since = st.now
+		n.IdleSince = st.now
+		s.logChange(i, policy.Idle)
+	}
+}
+
+func (s *Simulator) logChange(i int, to policy.NodeState) {
+	if tl := s.st.res.Timeline; tl != nil {
+		tl.Changes = append(tl.Changes, Change{Time: s.st.now, Node: int32(i), State: to})
+	}
+}
+
+// boot starts powering on Off node i.
+func (s *Simulator) boot(i int) {
+	st := &s.st
+	n := &st.view.Nodes[i]
+	a := &st.acct[s.nodeGroup[i]]
+	dur := a.model.BootS
+	if n.SleepLevel > 0 {
+		dur = a.model.SleepLevels[n.SleepLevel-1].ExitS
+	}
+	a.boots[n.SleepLevel]++
+	st.res.Boots++
+	if st.now > s.tIni {
+		st.res.Reconfigurations++
+	}
+	s.setState(i, policy.Booting)
+	if s.opt.BootFailProb > 0 && st.rng.Float64() < s.opt.BootFailProb {
+		timeout := s.opt.BootTimeout
+		if timeout == 0 {
+			timeout = 2 * dur
+		}
+		st.events.push(event{t: st.now + timeout, id: int32(i), kind: evBootFail})
+	} else {
+		st.events.push(event{t: st.now + dur, id: int32(i), kind: evBootDone})
+	}
+	st.bootEnd[i] = st.now + dur
+	if s.easy {
+		s.addEnd(st.bootEnd[i], -1-int32(i), s.nodeSlots[i])
+	}
+}
+
+// bootDone brings booting node i up, Idle with every slot free.
+func (s *Simulator) bootDone(i int) {
+	st := &s.st
+	s.setState(i, policy.Idle)
+	st.view.Nodes[i].SleepLevel = 0
+	st.free[i] = s.nodeSlots[i]
+	st.freeSet.set(i)
+	st.avail += int(s.nodeSlots[i])
+	st.schedule = true
+	if s.easy {
+		s.removeEnd(endEntry{t: st.bootEnd[i], id: -1 - int32(i)})
+	}
+}
+
+// bootFail returns booting node i to Off: the boot timed out.
+func (s *Simulator) bootFail(i int) {
+	st := &s.st
+	s.setState(i, policy.Off)
+	st.view.Nodes[i].LastFailed = st.now
+	st.res.BootFailures++
+	if st.now > s.tIni {
+		st.res.Reconfigurations++
+	}
+	if s.easy {
+		s.removeEnd(endEntry{t: st.bootEnd[i], id: -1 - int32(i)})
+	}
+}
+
+// shutdown starts switching Idle node i off (level 0) or into sleep level
+// level-1.
+func (s *Simulator) shutdown(i, level int) {
+	st := &s.st
+	a := &st.acct[s.nodeGroup[i]]
+	dur := a.model.ShutdownS
+	if level > 0 {
+		dur = a.model.SleepLevels[level-1].EnterS
+	}
+	a.offs[level]++
+	st.res.Shutdowns++
+	st.freeSet.clear(i)
+	st.avail -= int(st.free[i])
+	st.free[i] = 0
+	st.level[i] = int32(level)
+	s.setState(i, policy.ShuttingDown)
+	st.events.push(event{t: st.now + dur, id: int32(i), kind: evShutdownDone})
+}
+
+// shutdownDone switches shutting-down node i Off at its target level.
+func (s *Simulator) shutdownDone(i int) {
+	st := &s.st
+	st.view.Nodes[i].SleepLevel = int(st.level[i])
+	s.setState(i, policy.Off)
+	if st.now > s.tIni {
+		st.res.Reconfigurations++
+	}
+}

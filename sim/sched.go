@@ -1,0 +1,233 @@
+package sim
+
+import (
+	"math"
+
+	"github.com/ecotune/ecotune/policy"
+)
+
+// endEntry is a time at which slots are expected to become free: a running
+// job's start plus its estimate (id = job index), or a booting node's boot
+// completion (id = -1-node).
+type endEntry struct {
+	t     int64
+	id    int32
+	slots int32
+}
+
+func (a endEntry) before(b endEntry) bool {
+	return a.t < b.t || a.t == b.t && a.id < b.id
+}
+
+// searchEnd returns the position of the first entry not before e.
+func (s *Simulator) searchEnd(e endEntry) int {
+	ends := s.st.ends
+	lo, hi := 0, len(ends)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ends[m].before(e) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+func (s *Simulator) addEnd(t int64, id, slots int32) {
+	e := endEntry{t: t, id: id, slots: slots}
+	i := s.searchEnd(e)
+	st := &s.st
+	st.ends = append(st.ends, endEntry{})
+	copy(st.ends[i+1:], st.ends[i:])
+	st.ends[i] = e
+}
+
+// removeEnd deletes entry e (found by its time and id).
+func (s *Simulator) removeEnd(e endEntry) {
+	st := &s.st
+	i := s.searchEnd(e)
+	if i < len(st.ends) && st.ends[i].id == e.id {
+		st.ends = append(st.ends[:i], st.ends[i+1:]...)
+	}
+}
+
+// schedulePass starts every queued job the scheduler allows now: FCFS
+// starts jobs in queue order until the head does not fit; EASY then
+// backfills behind the head's reservation.
+func (s *Simulator) schedulePass() {
+	st := &s.st
+	st.schedule = false
+	for st.queue.len() > 0 {
+		j := st.queue.key(0)
+		if int(s.jobs[j].slots) > st.avail {
+			break
+		}
+		s.start(0)
+	}
+	if s.easy && st.queue.len() > 1 && st.avail > 0 {
+		s.backfill()
+	}
+}
+
+// backfill starts, in queue order, every job behind the blocked head that
+// fits in the free slots now and either ends (by its estimate) before the
+// head's reservation or fits in the slots the head will not need then.
+func (s *Simulator) backfill() {
+	st := &s.st
+	shadow, extra := s.reservation(int(s.jobs[st.queue.key(0)].slots))
+	for i := 1; i < st.queue.len() && st.avail > 0; {
+		j := &s.jobs[st.queue.key(i)]
+		slots := int(j.slots)
+		if slots <= st.avail {
+			early := st.now+j.est <= shadow
+			if early || slots <= extra {
+				if !early {
+					extra -= slots
+				}
+				s.start(i)
+				continue
+			}
+		}
+		i++
+	}
+}
+
+// reservation returns the head job's shadow time — the earliest time at
+// which, by the estimates, need slots are free on Idle, Busy or booting
+// nodes — and the extra slots free then beyond need. Estimates already
+// overrun count as ending now. When running and booting slots can never
+// add up to need (the policy must power nodes on first) there is no
+// reservation: shadow and extra are unbounded.
+func (s *Simulator) reservation(need int) (shadow int64, extra int) {
+	st := &s.st
+	acc := st.avail
+	for k, e := range st.ends {
+		acc += int(e.slots)
+		if acc < need {
+			continue
+		}
+		shadow = max(e.t, st.now)
+		for _, f := range st.ends[k+1:] {
+			if f.t > shadow {
+				break
+			}
+			acc += int(f.slots)
+		}
+		return shadow, acc - need
+	}
+	return never, int(^uint(0) >> 1)
+}
+
+// start runs the job at queue position qi now, on the lowest-numbered
+// nodes with free slots or in the Placer's order.
+func (s *Simulator) start(qi int) {
+	st := &s.st
+	j := st.queue.key(qi)
+	info := &s.jobs[j]
+	al := s.takeAllocation()
+	need := info.slots
+	if st.placer != nil {
+		need = s.placeByPolicy(qi, &al, need)
+	}
+	for i := st.freeSet.next(0); need > 0; i = st.freeSet.next(i + 1) {
+		k := min(st.free[i], need)
+		al.nodes = append(al.nodes, i)
+		al.counts = append(al.counts, k)
+		s.takeSlots(i, k)
+		need -= k
+	}
+	st.alloc[j] = al
+	st.avail -= int(info.slots)
+	run := s.scaledRun(info.run, al.nodes)
+	q := st.queue.at(qi)
+	st.running.push(j, policy.RunningJob{ID: q.ID, Slots: q.Slots, Start: st.now, ReqTime: q.ReqTime, Nodes: al.nodes})
+	st.queue.removeAt(qi)
+	st.startSeq[j] = st.seq
+	st.seq++
+	st.view.QueuedSlots -= int(info.slots)
+	st.view.BusySlots += int(info.slots)
+	st.res.Jobs[j].Start = st.now
+	st.res.Jobs[j].End = st.now + run
+	st.events.push(event{t: st.now + run, id: j, kind: evJobEnd})
+	if s.easy {
+		s.addEnd(st.now+info.est, j, info.slots)
+	}
+	st.changed = true
+}
+
+// placeByPolicy lets the Placer order the nodes with free slots and takes
+// slots in that order; it returns the slots still needed (taken then in
+// node order, if the Placer dropped candidates).
+func (s *Simulator) placeByPolicy(qi int, al *allocation, need int32) int32 {
+	st := &s.st
+	st.cands = st.cands[:0]
+	for i := st.freeSet.next(0); i >= 0; i = st.freeSet.next(i + 1) {
+		st.cands = append(st.cands, i)
+	}
+	st.placer.Place(&st.view, st.queue.at(qi), st.cands)
+	for _, i := range st.cands {
+		if need == 0 {
+			break
+		}
+		if i < 0 || i >= len(st.free) || st.free[i] == 0 {
+			continue
+		}
+		k := min(st.free[i], need)
+		al.nodes = append(al.nodes, i)
+		al.counts = append(al.counts, k)
+		s.takeSlots(i, k)
+		need -= k
+	}
+	return need
+}
+
+// scaledRun is the run time on nodes whose frequency levels may be slower
+// than nominal: ceil(run / speed) at the slowest node's speed.
+func (s *Simulator) scaledRun(run int64, nodes []int) int64 {
+	speed := 1.0
+	for _, i := range nodes {
+		n := &s.st.view.Nodes[i]
+		if fs := s.groups[n.Group].Model.Freqs; len(fs) > 0 {
+			speed = min(speed, fs[n.Freq].Speed)
+		}
+	}
+	if speed == 1 {
+		return run
+	}
+	return scaleRun(run, speed)
+}
+
+// end finishes job j now and frees its slots.
+func (s *Simulator) end(j int32) {
+	st := &s.st
+	al := st.alloc[j]
+	for k, i := range al.nodes {
+		s.releaseSlots(i, al.counts[k])
+	}
+	st.avail += int(s.jobs[j].slots)
+	st.changed = true
+	st.running.removeAt(st.running.find(j, st.startSeq))
+	st.alloc[j] = allocation{}
+	st.pool = append(st.pool, al)
+	st.view.BusySlots -= int(s.jobs[j].slots)
+	if s.easy {
+		s.removeEnd(endEntry{t: st.res.Jobs[j].Start + s.jobs[j].est, id: j})
+	}
+	st.ended++
+	st.schedule = true
+}
+
+func (s *Simulator) takeAllocation() allocation {
+	st := &s.st
+	if n := len(st.pool); n > 0 {
+		al := st.pool[n-1]
+		st.pool = st.pool[:n-1]
+		return allocation{nodes: al.nodes[:0], counts: al.counts[:0]}
+	}
+	return allocation{}
+}
+
+func scaleRun(run int64, speed float64) int64 {
+	return int64(math.Ceil(float64(run) / speed))
+}

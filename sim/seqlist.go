@@ -1,0 +1,99 @@
+package sim
+
+// seqList is an ordered list kept in place: the values a policy sees
+// (QueuedJob, RunningJob) in one contiguous slice, and beside each the
+// index of its job in the trace. Appending is amortised O(1); removing
+// element i moves the shorter side, so removing near either end is cheap.
+type seqList[T any] struct {
+	vals []T
+	keys []int32
+	head int
+	tail int
+}
+
+func (l *seqList[T]) reset() {
+	var zero T
+	for i := l.head; i < l.tail; i++ {
+		l.vals[i] = zero // drop references into pooled buffers
+	}
+	l.head, l.tail = 0, 0
+}
+
+func (l *seqList[T]) len() int        { return l.tail - l.head }
+func (l *seqList[T]) items() []T      { return l.vals[l.head:l.tail:l.tail] }
+func (l *seqList[T]) key(i int) int32 { return l.keys[l.head+i] }
+func (l *seqList[T]) at(i int) *T     { return &l.vals[l.head+i] }
+
+func (l *seqList[T]) push(key int32, v T) {
+	if l.tail == len(l.vals) {
+		l.makeRoom()
+	}
+	l.vals[l.tail] = v
+	l.keys[l.tail] = key
+	l.tail++
+}
+
+// makeRoom moves the items to the front, growing the buffers when more
+// than half full.
+func (l *seqList[T]) makeRoom() {
+	n := l.len()
+	if 2*n >= len(l.vals) {
+		size := max(16, 2*len(l.vals))
+		vals := make([]T, size)
+		keys := make([]int32, size)
+		copy(vals, l.vals[l.head:l.tail])
+		copy(keys, l.keys[l.head:l.tail])
+		l.vals, l.keys = vals, keys
+	} else {
+		copy(l.vals, l.vals[l.head:l.tail])
+		copy(l.keys, l.keys[l.head:l.tail])
+		var zero T
+		for i := n; i < l.tail; i++ {
+			l.vals[i] = zero
+		}
+	}
+	l.head, l.tail = 0, n
+}
+
+// removeAt deletes item i, keeping the order of the others.
+func (l *seqList[T]) removeAt(i int) {
+	var zero T
+	n := l.len()
+	p := l.head + i
+	if i < n/2 {
+		copy(l.vals[l.head+1:p+1], l.vals[l.head:p])
+		copy(l.keys[l.head+1:p+1], l.keys[l.head:p])
+		l.vals[l.head] = zero
+		l.head++
+		return
+	}
+	copy(l.vals[p:], l.vals[p+1:l.tail])
+	copy(l.keys[p:], l.keys[p+1:l.tail])
+	l.tail--
+	l.vals[l.tail] = zero
+}
+
+// find returns the position of key, or -1. Keys must increase along the
+// list by rank[key] (by the key itself when rank is nil).
+func (l *seqList[T]) find(key int32, rank []int64) int {
+	lo, hi := l.head, l.tail
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if rankOf(l.keys[m], rank) < rankOf(key, rank) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < l.tail && l.keys[lo] == key {
+		return lo - l.head
+	}
+	return -1
+}
+
+func rankOf(key int32, rank []int64) int64 {
+	if rank == nil {
+		return int64(key)
+	}
+	return rank[key]
+}

@@ -1,0 +1,76 @@
+package sim_test
+
+import (
+	"testing"
+
+	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/sim"
+)
+
+func idleTimeout(b testing.TB) policy.Policy {
+	b.Helper()
+	p, err := policy.New(policy.Config{Name: "idle-timeout"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// benchRun measures full replays of tr under p and reports ns per job.
+func benchRun(b *testing.B, tr *datasets.Trace, p policy.Policy, opt sim.Options) {
+	c, err := sim.ClusterFromTrace(tr.Meta)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := sim.New(tr, c, opt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.Run(p); err != nil { // warm the buffers
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := s.Run(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(tr.Jobs)), "ns/job")
+}
+
+func BenchmarkSDSCSP2EASYIdleTimeout(b *testing.B) {
+	tr := openTrace(b, "SDSC-SP2-1998-4.2-cln.swf.gz")
+	benchRun(b, tr, idleTimeout(b), sim.Options{Scheduler: sim.EASY})
+}
+
+func BenchmarkSDSCSP2FCFSAlwaysOn(b *testing.B) {
+	tr := openTrace(b, "SDSC-SP2-1998-4.2-cln.swf.gz")
+	benchRun(b, tr, alwaysOn(b), sim.Options{Scheduler: sim.FCFS})
+}
+
+// BenchmarkScaling replays SDSC-SP2 and the same workload repeated ten
+// times back to back (same load, ten times the jobs): the ns/job of the
+// two should match when time is linear in jobs.
+func BenchmarkScaling(b *testing.B) {
+	tr := openTrace(b, "SDSC-SP2-1998-4.2-cln.swf.gz")
+	b.Run("x1", func(b *testing.B) { benchRun(b, tr, idleTimeout(b), sim.Options{Scheduler: sim.EASY}) })
+	b.Run("x10", func(b *testing.B) { benchRun(b, repeatTrace(tr, 10), idleTimeout(b), sim.Options{Scheduler: sim.EASY}) })
+}
+
+// repeatTrace concatenates k copies of tr, each shifted by the span of
+// the previous ones, with fresh job IDs.
+func repeatTrace(tr *datasets.Trace, k int) *datasets.Trace {
+	first, last := tr.Jobs[0].Submit, tr.Jobs[len(tr.Jobs)-1].Submit
+	span := last - first + 1
+	out := &datasets.Trace{Meta: tr.Meta, Jobs: make([]datasets.Job, 0, k*len(tr.Jobs))}
+	for c := range k {
+		for _, j := range tr.Jobs {
+			j.Submit += int64(c) * span
+			j.ID += int64(c * len(tr.Jobs))
+			out.Jobs = append(out.Jobs, j)
+		}
+	}
+	return out
+}
