@@ -87,6 +87,10 @@ type Change struct {
 	Time  int64
 	Node  int32
 	State policy.NodeState
+	// Level is the sleep level (0 power-off, k>0 the group's level k-1)
+	// the node boots from (Booting), is entering (ShuttingDown) or is at
+	// (Off); 0 otherwise.
+	Level uint8
 }
 
 // Step is one point of the requested vs powered slots step function.

@@ -68,7 +68,13 @@ func (s *Simulator) setState(i int, to policy.NodeState) {
 		n.IdleSince = st.now
 	}
 	st.changed = true
-	s.logChange(i, to)
+	if tl := st.res.Timeline; tl != nil {
+		level := n.SleepLevel
+		if to == policy.ShuttingDown {
+			level = int(st.level[i])
+		}
+		tl.Changes = append(tl.Changes, Change{Time: st.now, Node: int32(i), State: to, Level: uint8(level)})
+	}
 }
 
 // viewPowered is 1 for the states View.PoweredSlots counts.
@@ -162,8 +168,8 @@ func (s *Simulator) boot(i int) {
 // bootDone brings booting node i up, Idle with every slot free.
 func (s *Simulator) bootDone(i int) {
 	st := &s.st
-	s.setState(i, policy.Idle)
 	st.view.Nodes[i].SleepLevel = 0
+	s.setState(i, policy.Idle)
 	st.free[i] = s.nodeSlots[i]
 	st.freeSet.set(i)
 	st.avail += int(s.nodeSlots[i])

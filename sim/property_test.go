@@ -1,0 +1,332 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/policy"
+)
+
+// randomTrace makes n jobs on a machine of totalSlots slots: bursts of
+// submissions, small jobs mostly, some zero run times, requested times
+// that over-estimate (or are unknown).
+func randomTrace(seed uint64, n, totalSlots int) *datasets.Trace {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	tr := &datasets.Trace{Meta: datasets.Meta{Name: fmt.Sprintf("random-%d", seed), TZOffset: 3600}}
+	t := int64(1_000_000)
+	for i := range n {
+		if rng.IntN(4) == 0 {
+			t += rng.Int64N(4000)
+		}
+		run := rng.Int64N(3000)
+		if rng.IntN(20) == 0 {
+			run = 0
+		}
+		slots := 1 + rng.IntN(1+rng.IntN(totalSlots))
+		req := int64(datasets.Unknown)
+		if rng.IntN(5) > 0 {
+			req = run + rng.Int64N(2*run+1)
+		}
+		tr.Jobs = append(tr.Jobs, datasets.Job{ID: int64(i + 1), Submit: t, Wait: -1, Run: run, Procs: int32(slots), ReqProcs: -1, ReqTime: req})
+	}
+	return tr
+}
+
+// chaos switches nodes on and off by a hash of the time: any node, any
+// level, including commands the simulator must ignore; it always boots
+// enough nodes for the head of the queue eventually.
+type chaos struct{}
+
+func (chaos) Name() string { return "chaos" }
+
+func (chaos) Decide(v *policy.View, d *policy.Decision) {
+	h := uint64(v.Now) * 0x9e3779b97f4a7c15
+	for i := range v.Nodes {
+		h ^= h >> 29
+		h *= 0xbf58476d1ce4e5b9
+		n := &v.Nodes[i]
+		levels := len(v.Groups[n.Group].Model.SleepLevels)
+		switch h % 7 {
+		case 0, 1:
+			d.PowerOn = append(d.PowerOn, i)
+		case 2:
+			d.PowerOff = append(d.PowerOff, policy.NodeCommand{Node: i, Level: int(h>>8) % (levels + 1)})
+		case 3:
+			if freqs := len(v.Groups[n.Group].Model.Freqs); freqs > 0 {
+				d.Freq = append(d.Freq, policy.FreqCommand{Node: i, Level: int(h>>16) % freqs})
+			}
+		}
+	}
+	d.Wake = v.Now + 300
+}
+
+// observer checks the simulator's invariants at every decision.
+type observer struct {
+	policy.Policy
+	s     *Simulator
+	t     *testing.T
+	calls int
+}
+
+func (o *observer) Decide(v *policy.View, d *policy.Decision) {
+	o.calls++
+	if err := o.s.checkInvariants(); err != nil {
+		o.t.Fatalf("at %d: %v", v.Now, err)
+	}
+	o.Policy.Decide(v, d)
+}
+
+// checkInvariants recounts the state from scratch and compares.
+func (s *Simulator) checkInvariants() error {
+	st := &s.st
+	v := &st.view
+	perNode := make([]int, len(v.Nodes))
+	busy := 0
+	for k, j := range st.running.keys[st.running.head:st.running.tail] {
+		rj := st.running.items()[k]
+		if rj.Start < s.jobs[j].submit {
+			return fmt.Errorf("job %d started at %d before its submit %d", rj.ID, rj.Start, s.jobs[j].submit)
+		}
+		sum := int32(0)
+		for x, i := range st.alloc[j].nodes {
+			perNode[i] += int(st.alloc[j].counts[x])
+			sum += st.alloc[j].counts[x]
+			if v.Nodes[i].State != policy.Busy {
+				return fmt.Errorf("job %d runs on node %d in state %v", rj.ID, i, v.Nodes[i].State)
+			}
+		}
+		if sum != s.jobs[j].slots {
+			return fmt.Errorf("job %d holds %d slots, needs %d", rj.ID, sum, s.jobs[j].slots)
+		}
+		busy += int(sum)
+	}
+	avail, powered, booting := 0, 0, 0
+	for i := range v.Nodes {
+		n := &v.Nodes[i]
+		if perNode[i] != n.BusySlots || n.BusySlots > n.Slots {
+			return fmt.Errorf("node %d: %d busy slots, jobs hold %d, has %d", i, n.BusySlots, perNode[i], n.Slots)
+		}
+		up := n.State == policy.Idle || n.State == policy.Busy
+		if up && int(st.free[i])+n.BusySlots != n.Slots || !up && st.free[i] != 0 {
+			return fmt.Errorf("node %d (%v): %d free, %d busy of %d", i, n.State, st.free[i], n.BusySlots, n.Slots)
+		}
+		if (n.State == policy.Busy) != (n.BusySlots > 0) {
+			return fmt.Errorf("node %d is %v with %d busy slots", i, n.State, n.BusySlots)
+		}
+		avail += int(st.free[i])
+		powered += viewPowered(n.State) * n.Slots
+		if n.State == policy.Booting {
+			booting += n.Slots
+		}
+	}
+	queued := 0
+	for _, q := range st.queue.items() {
+		queued += q.Slots
+	}
+	if avail != st.avail || busy != v.BusySlots || powered != v.PoweredSlots || booting != v.BootingSlots || queued != v.QueuedSlots {
+		return fmt.Errorf("counts: avail %d/%d busy %d/%d powered %d/%d booting %d/%d queued %d/%d",
+			avail, st.avail, busy, v.BusySlots, powered, v.PoweredSlots, booting, v.BootingSlots, queued, v.QueuedSlots)
+	}
+	return nil
+}
+
+// propertyCluster has two groups of different widths, one with sleep
+// levels and frequency levels at speed 1 (so run times stay as logged).
+func propertyCluster() Cluster {
+	deep := ESCS
+	deep.SleepLevels = []policy.SleepLevel{{Name: "suspend", W: 6, EnterS: 20, EnterWh: 0.1, ExitS: 30, ExitWh: 0.4}}
+	deep.Freqs = []policy.FreqLevel{{Name: "nominal", SlotW: 80, Speed: 1}, {Name: "eco", SlotW: 80, Speed: 1}}
+	return Cluster{Groups: []NodeGroup{
+		{Name: "a", Count: 5, Slots: 4, Model: ESCS},
+		{Name: "b", Count: 6, Slots: 2, Model: deep},
+	}}
+}
+
+type propertyCase struct {
+	seed   uint64
+	policy policy.Policy
+	opt    Options
+}
+
+func propertyCases() []propertyCase {
+	var cases []propertyCase
+	for seed := range uint64(6) {
+		for _, p := range []policy.Policy{allOn{}, chaos{}} {
+			for _, sched := range []string{FCFS, EASY} {
+				opt := Options{Scheduler: sched, Period: []int64{EveryEvent, 60, 600}[seed%3], Timeline: true}
+				if seed%2 == 1 {
+					opt.BootFailProb, opt.Seed = 0.2, int64(seed)
+				}
+				cases = append(cases, propertyCase{seed, p, opt})
+			}
+		}
+	}
+	return cases
+}
+
+func TestProperties(t *testing.T) {
+	c := propertyCluster()
+	for _, pc := range propertyCases() {
+		name := fmt.Sprintf("seed%d/%s/%s/period%d/fail%v", pc.seed, pc.policy.Name(), pc.opt.Scheduler, pc.opt.Period, pc.opt.BootFailProb)
+		t.Run(name, func(t *testing.T) {
+			tr := randomTrace(pc.seed, 400, c.Slots())
+			s, err := New(tr, c, pc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			obs := &observer{Policy: pc.policy, s: s, t: t}
+			r, err := s.Run(obs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if obs.calls == 0 {
+				t.Fatal("policy never consulted")
+			}
+			checkJobs(t, tr, r)
+			checkEnergy(t, s, r)
+		})
+	}
+}
+
+// checkJobs: every job starts after its submit and runs its run time; no
+// more slots busy than the machine has at any time; busy slot-seconds are
+// Σ slots × run.
+func checkJobs(t *testing.T, tr *datasets.Trace, r *Result) {
+	t.Helper()
+	var slotSeconds int64
+	type delta struct{ t, d int64 }
+	var deltas []delta
+	for i, j := range r.Jobs {
+		tj := tr.Jobs[i]
+		if j.ID != tj.ID || j.Submit != tj.Submit || j.Start < j.Submit || j.End-j.Start != tj.Run {
+			t.Fatalf("job %d: %+v from %+v", i, j, tj)
+		}
+		slotSeconds += int64(j.Slots) * tj.Run
+		deltas = append(deltas, delta{j.Start, int64(j.Slots)}, delta{j.End, -int64(j.Slots)})
+	}
+	if slotSeconds != r.BusySlotSeconds {
+		t.Errorf("busy slot-seconds %d, Σ slots × run = %d", r.BusySlotSeconds, slotSeconds)
+	}
+	// Sweep: ends before starts at the same time.
+	sortDeltas(deltas, func(a, b delta) bool { return a.t < b.t || a.t == b.t && a.d < b.d })
+	busy := int64(0)
+	for _, d := range deltas {
+		busy += d.d
+		if busy > int64(r.Slots) {
+			t.Fatalf("at %d: %d slots busy of %d", d.t, busy, r.Slots)
+		}
+	}
+}
+
+func sortDeltas[T any](x []T, less func(a, b T) bool) {
+	for i := 1; i < len(x); i++ {
+		for k := i; k > 0 && less(x[k], x[k-1]); k-- {
+			x[k], x[k-1] = x[k-1], x[k]
+		}
+	}
+}
+
+// checkEnergy integrates every node's power over its timeline changes,
+// independently of the simulator's counters, and compares energy, powered
+// and off node-seconds and the state seconds. Busy slots draw BusySlotW
+// (the property cluster's frequency levels all draw the same).
+func checkEnergy(t *testing.T, s *Simulator, r *Result) {
+	t.Helper()
+	nodes := len(s.nodeSlots)
+	state := make([]policy.NodeState, nodes)
+	since := make([]int64, nodes)
+	level := make([]uint8, nodes)
+	for i := range state {
+		state[i], since[i] = policy.Idle, r.TIni
+	}
+	var wattSeconds, transWh float64
+	var powered int64
+	var stateSec StateSeconds
+	close := func(i int, until int64) {
+		m := s.groups[s.nodeGroup[i]].Model
+		dt := min(until, r.TEnd) - since[i]
+		stateSec[state[i]] += dt
+		switch state[i] {
+		case policy.Off:
+			w := m.OffW
+			if level[i] > 0 {
+				w = m.SleepLevels[level[i]-1].W
+			}
+			wattSeconds += w * float64(dt)
+		case policy.Idle, policy.Busy:
+			wattSeconds += m.IdleW * float64(dt)
+			powered += dt
+		default:
+			powered += dt
+		}
+	}
+	for _, c := range r.Timeline.Changes {
+		i := int(c.Node)
+		m := s.groups[s.nodeGroup[i]].Model
+		close(i, c.Time)
+		switch c.State {
+		case policy.Booting:
+			if c.Level == 0 {
+				transWh += m.BootWh
+			} else {
+				transWh += m.SleepLevels[c.Level-1].ExitWh
+			}
+		case policy.ShuttingDown:
+			if c.Level == 0 {
+				transWh += m.ShutdownWh
+			} else {
+				transWh += m.SleepLevels[c.Level-1].EnterWh
+			}
+		}
+		state[i], since[i], level[i] = c.State, c.Time, c.Level
+	}
+	for i := range state {
+		close(i, r.TEnd)
+	}
+	energy := (wattSeconds+float64(r.BusySlotSeconds)*ESCS.BusySlotW)/3600 + transWh
+	if math.Abs(energy-r.EnergyWh) > 1e-9*energy {
+		t.Errorf("energy %.9f Wh from the timeline, %.9f in the result", energy, r.EnergyWh)
+	}
+	if powered != r.PoweredNodeSeconds || stateSec != r.StateSeconds {
+		t.Errorf("timeline: powered %d, states %v; result: powered %d, states %v", powered, stateSec, r.PoweredNodeSeconds, r.StateSeconds)
+	}
+	if r.OffNodeSeconds != int64(nodes)*(r.TEnd-r.TIni)-r.PoweredNodeSeconds {
+		t.Errorf("off node-seconds %d inconsistent", r.OffNodeSeconds)
+	}
+}
+
+func TestSameResultAnyGOMAXPROCS(t *testing.T) {
+	c := propertyCluster()
+	cases := propertyCases()
+	runAll := func(procs int) []*Result {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		out := make([]*Result, len(cases))
+		var wg sync.WaitGroup
+		for k, pc := range cases {
+			wg.Go(func() {
+				r, err := Run(randomTrace(pc.seed, 300, c.Slots()), c, pc.policy, pc.opt)
+				if err != nil {
+					t.Error(err)
+				}
+				out[k] = r
+			})
+		}
+		wg.Wait()
+		return out
+	}
+	one, two := runAll(1), runAll(2)
+	for k := range cases {
+		if !reflect.DeepEqual(one[k], two[k]) {
+			t.Errorf("case %d differs between GOMAXPROCS 1 and 2", k)
+		}
+	}
+	if math.IsNaN(one[0].EnergyWh) {
+		t.Fatal("NaN energy")
+	}
+}
