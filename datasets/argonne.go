@@ -156,17 +156,18 @@ func (r *argonneReader) parse(line []byte) (Job, *ParseError) {
 		return Job{}, &ParseError{File: r.file, Line: r.lines.line, Field: argonneFieldNames[10], Value: string(f[10]), Err: ErrRange}
 	}
 	return Job{
-		ID:       v[0],
-		Submit:   v[1],
-		Wait:     v[2],
-		Run:      v[3],
-		Procs:    int32(v[4]),
-		ReqProcs: int32(max(v[7], Unknown)),
-		ReqTime:  v[5],
-		Status:   status,
-		User:     argonneUser(r.names, f[11]),
-		Group:    gwfText(r.names, f[12]),
-		Queue:    gwfText(r.names, f[14]),
+		ID:        v[0],
+		Submit:    v[1],
+		Wait:      v[2],
+		Run:       v[3],
+		Procs:     int32(v[4]),
+		ReqProcs:  int32(max(v[7], Unknown)),
+		ReqTime:   v[5],
+		Status:    status,
+		User:      argonneUser(r.names, f[11]),
+		Group:     gwfText(r.names, f[12]),
+		Queue:     gwfText(r.names, f[14]),
+		Partition: gwfText(r.names, f[15]),
 	}, nil
 }
 

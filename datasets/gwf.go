@@ -148,17 +148,18 @@ func (r *gwfReader) parse(line []byte) (Job, *ParseError) {
 		return Job{}, r.fieldErr(10, fmt.Errorf("status %d: %w", v[10], ErrRange))
 	}
 	return Job{
-		ID:       v[0],
-		Submit:   v[1],
-		Wait:     v[2],
-		Run:      v[3],
-		Procs:    int32(v[4]),
-		ReqProcs: int32(v[7]),
-		ReqTime:  v[8],
-		Status:   status,
-		User:     gwfText(r.names, f[11]),
-		Group:    gwfText(r.names, f[12]),
-		Queue:    gwfText(r.names, f[14]),
+		ID:        v[0],
+		Submit:    v[1],
+		Wait:      v[2],
+		Run:       v[3],
+		Procs:     int32(v[4]),
+		ReqProcs:  int32(v[7]),
+		ReqTime:   v[8],
+		Status:    status,
+		User:      gwfText(r.names, f[11]),
+		Group:     gwfText(r.names, f[12]),
+		Queue:     gwfText(r.names, f[14]),
+		Partition: gwfText(r.names, f[15]),
 	}, nil
 }
 

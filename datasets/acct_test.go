@@ -1,0 +1,135 @@
+package datasets
+
+import (
+	"compress/gzip"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// acctTraces is the shared traces directory, relative to this package.
+var acctTraces = filepath.Join("..", "..", "shared", "traces")
+
+// acctSample returns the path of a file under the traces directory,
+// skipping the test when it is missing.
+func acctSample(t testing.TB, rel string) string {
+	t.Helper()
+	p := filepath.Join(acctTraces, filepath.FromSlash(rel))
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("trace %s not available: %v", rel, err)
+	}
+	return p
+}
+
+// acctOpen opens a file, decompressing .gz.
+func acctOpen(t testing.TB, path string) io.Reader {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	if !strings.HasSuffix(path, ".gz") {
+		return f
+	}
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return z
+}
+
+// acctFormat returns the registered format called name.
+func acctFormat(t testing.TB, name string) Format {
+	t.Helper()
+	for _, f := range Formats() {
+		if f.Name == name {
+			return f
+		}
+	}
+	t.Fatalf("no format %q", name)
+	return Format{}
+}
+
+// acctReadAll reads every job of r with the named format's reader.
+func acctReadAll(t testing.TB, name string, r io.Reader, file string, lenient bool) ([]Job, Meta, error) {
+	t.Helper()
+	rd, err := acctFormat(t, name).NewReader(r, file, ReadOptions{Format: name, Lenient: lenient})
+	if err != nil {
+		return nil, Meta{}, err
+	}
+	var jobs []Job
+	for {
+		j, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return jobs, rd.Meta(), nil
+		}
+		if err != nil {
+			return jobs, rd.Meta(), err
+		}
+		jobs = append(jobs, j)
+	}
+}
+
+// acctReadFile reads a sample file under the traces directory.
+func acctReadFile(t testing.TB, name, rel string, lenient bool) ([]Job, Meta, error) {
+	t.Helper()
+	p := acctSample(t, rel)
+	return acctReadAll(t, name, acctOpen(t, p), filepath.Base(p), lenient)
+}
+
+// acctReadString reads a log given as text.
+func acctReadString(t testing.TB, name, text string, lenient bool) ([]Job, Meta, error) {
+	t.Helper()
+	return acctReadAll(t, name, strings.NewReader(text), "test.log", lenient)
+}
+
+// acctWantError checks that err is a *ParseError at file:line naming field
+// (when field is not empty) and matching sentinel.
+func acctWantError(t *testing.T, err error, fileLine, field string, sentinel error) {
+	t.Helper()
+	var pe *ParseError
+	if !errors.As(err, &pe) {
+		t.Fatalf("error %v (%T), want a *ParseError", err, err)
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, fileLine+":") && !strings.HasPrefix(msg, fileLine+" ") {
+		t.Errorf("error %q does not start with %q", msg, fileLine)
+	}
+	if field != "" && (pe.Field != field || !strings.Contains(msg, "field "+field)) {
+		t.Errorf("error %q: field %q, want %q", msg, pe.Field, field)
+	}
+	if !errors.Is(err, sentinel) {
+		t.Errorf("error %q does not wrap %v", msg, sentinel)
+	}
+}
+
+// acctReplaceLine returns text with its 1-based line n replaced by
+// applying old→new once.
+func acctReplaceLine(t *testing.T, text string, n int, old, new string) string {
+	t.Helper()
+	lines := strings.Split(text, "\n")
+	if !strings.Contains(lines[n-1], old) {
+		t.Fatalf("line %d has no %q: %q", n, old, lines[n-1])
+	}
+	lines[n-1] = strings.Replace(lines[n-1], old, new, 1)
+	return strings.Join(lines, "\n")
+}
+
+// acctReadText reads the text of a file under testdata or the traces.
+func acctReadText(t *testing.T, path string) string {
+	t.Helper()
+	b, err := io.ReadAll(acctOpen(t, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func stringsReader(s string) io.Reader { return strings.NewReader(s) }
+
+func itoa(n int) string { return strconv.Itoa(n) }
