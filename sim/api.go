@@ -77,7 +77,7 @@ type Result struct {
 	// IgnoredCommands counts decisions' commands that did not apply: power
 	// on a node that is not Off, power off a node that is not Idle, change
 	// the frequency of a Busy node.
-	IgnoredCommands int64
+	IgnoredCommands  int64
 	PeakPoweredNodes int
 	Timeline         *Timeline // nil unless Options.Timeline
 }

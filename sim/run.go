@@ -98,8 +98,8 @@ type state struct {
 	nextJob  int // next job to submit
 	ended    int
 
-	changed  bool // the view changed since the policy was last consulted
-	schedule bool // something happened that may let a job start
+	changed  bool  // the view changed since the policy was last consulted
+	schedule bool  // something happened that may let a job start
 	last     int64 // time of the last consultation
 	wake     int64 // the Wake the last decision returned
 	idle     int   // iterations with jobs waiting and nothing pending
