@@ -26,10 +26,11 @@ func randomView(rng *rand.Rand, now int64) *View {
 	groups[1].Model.Freqs = []FreqLevel{{Name: "2.4GHz", SlotW: 20, Speed: 1}, {Name: "1.8GHz", SlotW: 12, Speed: 0.75}, {Name: "1.2GHz", SlotW: 8, Speed: 0.5}}
 	v := &View{Now: now, Start: now - 30*86400, Period: 60, TZOffset: 3600 * (rng.IntN(5) - 2), Groups: groups}
 	n := 1 + rng.IntN(12)
+	perm := rng.Perm(n) // host names not in ID order
 	for i := range n {
 		g := rng.IntN(2)
 		nv := NodeView{
-			ID: i, Name: fmt.Sprintf("n%02d", (i*7)%n), Group: g, State: NodeState(rng.IntN(5)),
+			ID: i, Name: fmt.Sprintf("n%02d", perm[i]), Group: g, State: NodeState(rng.IntN(5)),
 			Since: now - rng.Int64N(8000), Slots: groups[g].Slots, LastFailed: NoTime, IdleSince: NoTime,
 		}
 		switch nv.State {

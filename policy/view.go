@@ -79,35 +79,35 @@ type Arrival struct {
 
 // SleepLevel is one low-power state deeper than idle.
 type SleepLevel struct {
-	Name    string  // standby, suspend, hibernate, off
-	W       float64 // residual power
-	EnterS  int64   // seconds to enter
-	EnterWh float64 // energy to enter
-	ExitS   int64   // seconds to leave (boot from it)
-	ExitWh  float64 // energy to leave
+	Name    string  `json:"name"`     // standby, suspend, hibernate, off
+	W       float64 `json:"w"`        // residual power
+	EnterS  int64   `json:"enter_s"`  // seconds to enter
+	EnterWh float64 `json:"enter_wh"` // energy to enter
+	ExitS   int64   `json:"exit_s"`   // seconds to leave (boot from it)
+	ExitWh  float64 `json:"exit_wh"`  // energy to leave
 }
 
 // FreqLevel is one CPU frequency level.
 type FreqLevel struct {
-	Name  string  // e.g. "2.4GHz"
-	SlotW float64 // W per busy slot at this level
-	Speed float64 // speed factor relative to nominal (1 = nominal); run time is divided by it
+	Name  string  `json:"name"`   // e.g. "2.4GHz"
+	SlotW float64 `json:"slot_w"` // W per busy slot at this level
+	Speed float64 `json:"speed"`  // speed factor relative to nominal (1 = nominal); run time is divided by it
 }
 
 // NodeModel is the power model of a node group: W per state, seconds and
 // Wh per transition. Off power is OffW; busy power is IdleW + BusyW +
 // BusySlotW × busy slots.
 type NodeModel struct {
-	OffW        float64
-	IdleW       float64
-	BusyW       float64 // extra W when at least one slot is busy
-	BusySlotW   float64 // extra W per busy slot
-	BootS       int64
-	BootWh      float64
-	ShutdownS   int64
-	ShutdownWh  float64
-	SleepLevels []SleepLevel // optional, shallow to deep
-	Freqs       []FreqLevel  // optional, index 0 nominal
+	OffW        float64      `json:"off_w"`
+	IdleW       float64      `json:"idle_w"`
+	BusyW       float64      `json:"busy_w"`      // extra W when at least one slot is busy
+	BusySlotW   float64      `json:"busy_slot_w"` // extra W per busy slot
+	BootS       int64        `json:"boot_s"`
+	BootWh      float64      `json:"boot_wh"`
+	ShutdownS   int64        `json:"shutdown_s"`
+	ShutdownWh  float64      `json:"shutdown_wh"`
+	SleepLevels []SleepLevel `json:"sleep_levels,omitempty"` // optional, shallow to deep
+	Freqs       []FreqLevel  `json:"freqs,omitempty"`        // optional, index 0 nominal
 }
 
 // BreakEven is Ts, the shortest idle gap for which switching a node off and
@@ -122,11 +122,11 @@ func (m NodeModel) BreakEven() float64 {
 
 // Group is a node group as policies see it.
 type Group struct {
-	Name   string
-	Count  int
-	Slots  int
-	GFLOPS float64 // per node, for efficiency ordering (0 = unknown)
-	Model  NodeModel
+	Name   string    `json:"name"`
+	Count  int       `json:"count"`
+	Slots  int       `json:"slots"`
+	GFLOPS float64   `json:"gflops,omitempty"` // per node, for efficiency ordering (0 = unknown)
+	Model  NodeModel `json:"model"`
 }
 
 // View is the cluster as a policy sees it at one decision. The simulator
