@@ -65,4 +65,13 @@ type RunMeta struct {
 	Hypervolume map[string]float64   `json:"hypervolume"` // "train", "test"
 	References  map[string]Reference `json:"references"`  // "always-on", "oracle", ...
 	Presets     []PresetChoice       `json:"presets"`
+
+	Objectives  []Objective           `json:"objectives,omitempty"`
+	Constraints []string              `json:"constraints,omitempty"` // as given, e.g. "qos_p90<=always_on+0.1"
+	Population  int                   `json:"population,omitempty"`  // per island
+	Islands     int                   `json:"islands,omitempty"`
+	TrainJobs   int                   `json:"train_jobs,omitempty"`
+	TestJobs    int                   `json:"test_jobs,omitempty"`
+	Interrupted bool                  `json:"interrupted,omitempty"` // stopped before the last generation; --resume continues
+	Normalizers map[string]Normalizer `json:"normalizers,omitempty"` // hypervolume box per split ("train", "test")
 }

@@ -1,15 +1,200 @@
 package main
 
 import (
-	"errors"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner"
 )
+
+const tuneHelp = `Tunes a power policy on a trace with NSGA-II: the policy's declared
+parameters and, for hgfs, its fuzzy rule base (genetic-fuzzy learning: the
+consequent of every rule or rule off, and each label's lateral shift),
+evolved together. The first --train fraction of the jobs (chronological)
+is the train split the search sees; every solution of the final front is
+re-evaluated on the rest (the test split).
+
+Objectives are score names (default qos_p90,off_node_seconds,reconfigurations;
+off_node_seconds is maximised, the others minimised; prefix max: or min: to
+say otherwise). Constraints bound any score on the train split, absolutely
+(qos_p90<=0.1) or relative to always-on on the same split
+(qos_p90<=always_on+0.1). Presets choose one solution each: qos0, qos0.1,
+qos0.5 (EECluster's, absolute bounds) and knee by default; --preset
+NAME=CONSTRAINT adds one (most off-seconds, then fewest reconfigurations).
+An infeasible preset is reported with the least violating solution.
+
+The run directory (-o, default runs/POLICY-TRACE-seedSEED) receives
+front.parquet, front.csv, front.json, run.json and the checkpoint, written
+after every generation: Ctrl-C stops after the current generation and
+writes the front so far; --resume continues to exactly the front an
+uninterrupted run gives. The same seed gives the same front whatever
+--workers is.
+
+With no arguments it tunes hgfs on the embedded default trace with a budget
+that finishes in about a minute on two cores.
+
+Examples:
+  ecotune tune
+  ecotune tune --trace SDSC-SP2-1998-4.2-cln.swf.gz --policy idle-timeout --generations 50
+  ecotune tune --constraint 'qos_p90<=always_on+0.1' --preset 'sla=qos_p90<=always_on+0.5'
+  ecotune tune -o runs/x --resume`
 
 func tuneCommand() *cli.Command {
 	return &cli.Command{
-		Name:   "tune",
-		Usage:  "not implemented yet",
-		Action: func(*cli.Context) error { return errors.New("tune: not implemented yet") },
+		Name:        "tune",
+		Usage:       "NSGA-II / genetic-fuzzy search, holdout, front",
+		UsageText:   "ecotune tune [--trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--train 0.7] [--scheduler easy|fcfs] [--cluster FILE] [-o DIR] [--resume] [--force] [--json]",
+		Description: tuneHelp,
+		Flags: append(traceFlags(),
+			&cli.StringFlag{Name: "policy", Aliases: []string{"p"}, Value: "hgfs", Usage: "policy to tune (see `ecotune policies`)"},
+			&cli.IntFlag{Name: "generations", Aliases: []string{"g"}, Value: 20, Usage: "generations after the initial population"},
+			&cli.IntFlag{Name: "population", Value: 24, Usage: "candidates per island"},
+			&cli.IntFlag{Name: "islands", Value: 2, Usage: "populations with ring migration"},
+			&cli.IntFlag{Name: "migration", Value: 5, Usage: "generations between migrations"},
+			&cli.IntFlag{Name: "evaluations", Usage: "stop after the generation that reaches this many distinct evaluations (0: no limit)"},
+			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed"},
+			&cli.IntFlag{Name: "workers", Usage: "parallel simulations (default: GOMAXPROCS)"},
+			&cli.StringFlag{Name: "objectives", Value: "qos_p90,off_node_seconds,reconfigurations", Usage: "score names, comma-separated"},
+			&cli.StringSliceFlag{Name: "constraint", Usage: "bound on a score: NAME<=B, NAME>=B, NAME<=always_on+D (repeatable)"},
+			&cli.StringSliceFlag{Name: "preset", Usage: "NAME=CONSTRAINT or knee, replacing the defaults (repeatable)"},
+			&cli.Float64Flag{Name: "train", Value: 0.7, Usage: "chronological train fraction of the jobs (1: no test split)"},
+			&cli.StringFlag{Name: "scheduler", Value: sim.EASY, Usage: "easy or fcfs"},
+			&cli.StringFlag{Name: "cluster", Usage: "cluster file (default: from the trace header, ESCS power model)"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "run directory (default runs/POLICY-TRACE-seedSEED)"},
+			&cli.BoolFlag{Name: "resume", Usage: "continue the run in the run directory from its checkpoint"},
+			&cli.BoolFlag{Name: "force", Usage: "write into a non-empty run directory"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (run.json) instead of the path"},
+		),
+		Action: runTune,
 	}
+}
+
+func runTune(c *cli.Context) error {
+	o, err := tuneOptions(c)
+	if err != nil {
+		return err
+	}
+	if !c.Bool("quiet") && !c.Bool("json") {
+		o.Progress = tuner.NewProgress(c.App.ErrWriter, term.IsTerminal(int(os.Stderr.Fd())))
+	}
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	out, err := tuner.Tune(ctx, o)
+	if o.Progress != nil {
+		o.Progress.Finish()
+	}
+	if err != nil {
+		return err
+	}
+	// REPORT: the lead calls the reports package here to write the report
+	// into o.Dir (front plots, holdout table, HTML) from out.Meta and out.Front.
+
+	if !c.Bool("json") {
+		warnInfeasible(c, out.Meta)
+	}
+	if out.Interrupted {
+		fmt.Fprintf(c.App.ErrWriter, "interrupted after generation %d; continue with: ecotune tune ... -o %s --resume\n", out.Meta.Generations, o.Dir)
+	}
+	if c.Bool("json") {
+		enc := json.NewEncoder(c.App.Writer)
+		return enc.Encode(out.Meta)
+	}
+	_, err = fmt.Fprintln(c.App.Writer, o.Dir)
+	return err
+}
+
+// warnInfeasible tells which presets no solution meets, offering the
+// relative form.
+func warnInfeasible(c *cli.Context, m *tuner.RunMeta) {
+	for _, p := range m.Presets {
+		if p.Feasible {
+			continue
+		}
+		ao := m.References[tuner.AlwaysOn].Train
+		fmt.Fprintf(c.App.ErrWriter, "preset %s: no solution meets the bound %g on the train split (always-on's qos_p90 there is %g); row %d violates it least. Relative form: --preset '%s=qos_p90<=always_on+%g'\n",
+			p.Name, p.Resolved, ao.QoSP90, p.Row, p.Name, p.Bound)
+	}
+}
+
+// tuneOptions turns the flags into tuner.Options.
+func tuneOptions(c *cli.Context) (tuner.Options, error) {
+	var o tuner.Options
+	tr, err := loadTrace(c)
+	if err != nil {
+		return o, err
+	}
+	objs, err := tuner.ParseObjectives(c.String("objectives"))
+	if err != nil {
+		return o, err
+	}
+	for _, s := range c.StringSlice("constraint") {
+		k, err := tuner.ParseConstraint(s)
+		if err != nil {
+			return o, err
+		}
+		o.Constraints = append(o.Constraints, k)
+	}
+	for _, s := range c.StringSlice("preset") {
+		p, err := tuner.ParsePreset(s)
+		if err != nil {
+			return o, err
+		}
+		o.Presets = append(o.Presets, p)
+	}
+	if path := c.String("cluster"); path != "" {
+		cl, err := sim.LoadCluster(path)
+		if err != nil {
+			return o, err
+		}
+		o.Cluster = &cl
+	}
+	o.Policy = c.String("policy")
+	o.Trace = tr
+	o.TraceName = traceName(c, tr)
+	o.Train = c.Float64("train")
+	o.Sim = sim.Options{Scheduler: c.String("scheduler")}
+	o.Objectives = objs
+	o.Settings = tuner.Settings{
+		Population:     c.Int("population"),
+		Generations:    c.Int("generations"),
+		Islands:        c.Int("islands"),
+		MigrationEvery: c.Int("migration"),
+		Evaluations:    c.Int("evaluations"),
+		Seed:           c.Int64("seed"),
+		Workers:        c.Int("workers"),
+	}
+	o.Dir = c.String("output")
+	if o.Dir == "" {
+		o.Dir = filepath.Join("runs", fmt.Sprintf("%s-%s-seed%d", o.Policy, o.TraceName, o.Settings.Seed))
+	}
+	o.Resume, o.Force = c.Bool("resume"), c.Bool("force")
+	o.Command = os.Args
+	o.Version = version
+	return o, nil
+}
+
+// traceName is the trace's short name: the file's base name without
+// extensions, or the embedded trace's name.
+func traceName(c *cli.Context, tr *datasets.Trace) string {
+	name := tr.Meta.Name
+	if p := c.String("trace"); p != "" {
+		name = filepath.Base(p)
+	}
+	for _, ext := range []string{".gz", ".swf", ".parquet", ".gwf", ".log", ".txt"} {
+		name = strings.TrimSuffix(name, ext)
+	}
+	if name == "" {
+		name = "trace"
+	}
+	return name
 }

@@ -1,0 +1,242 @@
+package tuner
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/fuzzy"
+	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/sim"
+)
+
+// DefaultObjectives are EECluster's: minimise the p90 wait ratio,
+// maximise node-off seconds, minimise reconfigurations.
+func DefaultObjectives() []Objective {
+	return []Objective{
+		{Name: objectives.QoSP90},
+		{Name: objectives.OffNodeSeconds, Maximize: true},
+		{Name: objectives.Reconfigurations},
+	}
+}
+
+// PolicyProblem tunes one policy by replaying a trace: its declared
+// parameters and, for a policy with a fuzzy template (hgfs), its rule base
+// (genetic-fuzzy learning, Pittsburgh: one candidate is one whole policy).
+//
+// Encoding: one variable per declared parameter (bounds, integer and log
+// scale as declared; a log-scale parameter whose minimum is not positive
+// is searched linearly); then, for a fuzzy template, one categorical
+// variable per template rule, "rule.IF-LABELS" (0 = rule off, k = output
+// label k−1); then one real in [−0.5, 0.5] per label of every input and
+// of the output, "shift.VARIABLE.LABEL", its lateral displacement.
+type PolicyProblem struct {
+	Spec        policy.Spec
+	Trace       *datasets.Trace
+	Cluster     sim.Cluster
+	Options     sim.Options
+	Objs        []Objective
+	Constraints []Constraint
+	// bounds are the constraints' absolute bounds on Trace.
+	bounds []float64
+	vars   []Var
+	nParam int
+}
+
+// NewPolicyProblem prepares the tuning of spec on tr. alwaysOn are
+// always-on's scores on tr, which relative constraints refer to.
+func NewPolicyProblem(spec policy.Spec, tr *datasets.Trace, c sim.Cluster, opt sim.Options, objs []Objective, cons []Constraint, alwaysOn objectives.Scores) (*PolicyProblem, error) {
+	p := &PolicyProblem{Spec: spec, Trace: tr, Cluster: c, Options: opt, Objs: objs, Constraints: cons}
+	for _, o := range objs {
+		if _, err := alwaysOn.Get(o.Name); err != nil {
+			return nil, fmt.Errorf("tuner: objective: %w", err)
+		}
+	}
+	for _, c := range cons {
+		b, err := c.Resolve(alwaysOn)
+		if err != nil {
+			return nil, fmt.Errorf("tuner: constraint %s: %w", c, err)
+		}
+		p.bounds = append(p.bounds, b)
+	}
+	for _, prm := range spec.Params {
+		v := Var{Name: prm.Name, Min: prm.Min, Max: prm.Max, Integer: prm.Integer, Log: prm.Log && prm.Min > 0}
+		p.vars = append(p.vars, v)
+	}
+	p.nParam = len(p.vars)
+	if t := spec.Fuzzy; t != nil {
+		for _, r := range t.Rules {
+			p.vars = append(p.vars, Var{Name: "rule." + ruleLabels(t, r), Levels: len(t.Output.Labels) + 1})
+		}
+		for _, v := range fuzzyVars(t) {
+			for _, l := range v.Labels {
+				p.vars = append(p.vars, Var{Name: "shift." + v.Name + "." + l, Min: -0.5, Max: 0.5})
+			}
+		}
+	}
+	if len(p.vars) == 0 {
+		return nil, fmt.Errorf("tuner: policy %s has nothing to tune", spec.Name)
+	}
+	if err := validateVars(p.vars); err != nil {
+		return nil, fmt.Errorf("tuner: policy %s: %w", spec.Name, err)
+	}
+	return p, nil
+}
+
+// fuzzyVars are the inputs then the output.
+func fuzzyVars(s *fuzzy.System) []*fuzzy.Variable {
+	vs := make([]*fuzzy.Variable, 0, len(s.Inputs)+1)
+	for i := range s.Inputs {
+		vs = append(vs, &s.Inputs[i])
+	}
+	return append(vs, &s.Output)
+}
+
+// ruleLabels names a rule by its antecedent labels, e.g. "low-high-any".
+func ruleLabels(s *fuzzy.System, r fuzzy.Rule) string {
+	parts := make([]string, len(r.If))
+	for j, l := range r.If {
+		if l == fuzzy.Any {
+			parts[j] = "any"
+		} else {
+			parts[j] = s.Inputs[j].Labels[l]
+		}
+	}
+	return strings.Join(parts, "-")
+}
+
+// Vars implements Problem.
+func (p *PolicyProblem) Vars() []Var { return p.vars }
+
+// Objectives implements Problem.
+func (p *PolicyProblem) Objectives() []Objective { return p.Objs }
+
+// ParamNames are the names of the policy's parameters, in encoding order.
+func (p *PolicyProblem) ParamNames() []string {
+	names := make([]string, p.nParam)
+	for i := range names {
+		names[i] = p.vars[i].Name
+	}
+	return names
+}
+
+// Config decodes a candidate into the policy it describes.
+func (p *PolicyProblem) Config(x []float64) policy.Config {
+	c := policy.Config{Name: p.Spec.Name, Params: make(map[string]float64, p.nParam)}
+	for i := range p.nParam {
+		c.Params[p.vars[i].Name] = x[i]
+	}
+	t := p.Spec.Fuzzy
+	if t == nil {
+		return c
+	}
+	sys := t.Clone()
+	k := p.nParam
+	for i := range sys.Rules {
+		sys.Rules[i].Then = int(x[k]) - 1 // 0 → NoRule (−1)
+		k++
+	}
+	for _, v := range fuzzyVars(sys) {
+		v.Shifts = make([]float64, len(v.Labels))
+		for l := range v.Shifts {
+			v.Shifts[l] = x[k]
+			k++
+		}
+	}
+	c.Fuzzy = sys
+	return c
+}
+
+// Encode is the inverse of Config: the candidate describing c; missing
+// parameters take their defaults and, without a rule base, the template's.
+func (p *PolicyProblem) Encode(c policy.Config) []float64 {
+	x := make([]float64, 0, len(p.vars))
+	for _, prm := range p.Spec.Params {
+		v, ok := c.Params[prm.Name]
+		if !ok {
+			v = prm.Default
+		}
+		x = append(x, v)
+	}
+	t := p.Spec.Fuzzy
+	if t == nil {
+		return x
+	}
+	sys := c.Fuzzy
+	if sys == nil {
+		sys = t
+	}
+	for _, r := range sys.Rules {
+		x = append(x, float64(max(r.Then, fuzzy.NoRule)+1))
+	}
+	for _, v := range fuzzyVars(sys) {
+		for l := range v.Labels {
+			s := 0.0
+			if l < len(v.Shifts) {
+				s = v.Shifts[l]
+			}
+			x = append(x, s)
+		}
+	}
+	return x
+}
+
+// NewEvaluator implements Problem: a simulator of its own per worker.
+func (p *PolicyProblem) NewEvaluator() (Evaluator, error) {
+	s, err := sim.New(p.Trace, p.Cluster, p.Options)
+	if err != nil {
+		return nil, err
+	}
+	return &policyEvaluator{p: p, sim: s}, nil
+}
+
+type policyEvaluator struct {
+	p   *PolicyProblem
+	sim *sim.Simulator
+}
+
+// Evaluate implements Evaluator.
+func (e *policyEvaluator) Evaluate(x, f []float64) (float64, error) {
+	sc, err := e.p.score(e.sim, e.p.Config(x))
+	if err != nil {
+		return 0, err
+	}
+	for k, o := range e.p.Objs {
+		if f[k], err = sc.Get(o.Name); err != nil {
+			return 0, err
+		}
+	}
+	return e.p.violation(sc, e.p.bounds)
+}
+
+// violation sums how far sc misses each constraint's bound.
+func (p *PolicyProblem) violation(sc objectives.Scores, bounds []float64) (float64, error) {
+	cv := 0.0
+	for i, c := range p.Constraints {
+		v, err := sc.Get(c.Name)
+		if err != nil {
+			return 0, err
+		}
+		cv += violation(c.Op, v, bounds[i])
+	}
+	return cv, nil
+}
+
+// score replays c on s.
+func (p *PolicyProblem) score(s *sim.Simulator, c policy.Config) (objectives.Scores, error) {
+	pol, err := policy.New(c)
+	if err != nil {
+		return objectives.Scores{}, err
+	}
+	r, err := s.Run(pol)
+	if err != nil {
+		return objectives.Scores{}, err
+	}
+	sc := objectives.Compute(r)
+	if math.IsNaN(sc.QoSP90) {
+		return sc, fmt.Errorf("qos_p90 is NaN")
+	}
+	return sc, nil
+}

@@ -1,0 +1,181 @@
+package tuner
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/ecotune/ecotune/objectives"
+)
+
+// A Preset is an administrator's preference: how one solution is chosen
+// from a front. Lexicographic presets keep the solutions meeting their
+// constraint and order them by Order (the first objective decides, ties go
+// to the next); the knee preset takes the solution farthest below the
+// plane through the front's extremes.
+type Preset struct {
+	Name       string      `json:"name"`
+	Constraint *Constraint `json:"constraint,omitempty"`
+	Order      []Objective `json:"order,omitempty"`
+	Knee       bool        `json:"knee,omitempty"`
+}
+
+// mostOffFewestReconfigs is the order of EECluster's bounded presets.
+var mostOffFewestReconfigs = []Objective{
+	{Name: objectives.OffNodeSeconds, Maximize: true},
+	{Name: objectives.Reconfigurations},
+}
+
+// DefaultPresets are EECluster's: qos0 (best QoS, then most off-seconds,
+// then fewest reconfigurations), qos0.1 and qos0.5 (most off-seconds with
+// qos_p90 at most 0.1 or 0.5, then fewest reconfigurations), and the knee.
+// Their bounds are absolute, as in EECluster.
+func DefaultPresets() []Preset {
+	bounded := func(name string, b float64) Preset {
+		return Preset{Name: name, Constraint: &Constraint{Name: objectives.QoSP90, Op: "<=", Bound: b}, Order: mostOffFewestReconfigs}
+	}
+	return []Preset{
+		{Name: "qos0", Order: append([]Objective{{Name: objectives.QoSP90}}, mostOffFewestReconfigs...)},
+		bounded("qos0.1", 0.1),
+		bounded("qos0.5", 0.5),
+		{Name: "knee", Knee: true},
+	}
+}
+
+// ParsePreset reads NAME=CONSTRAINT (most off-seconds, then fewest
+// reconfigurations, under the constraint: "qos0.1=qos_p90<=always_on+0.1")
+// or "knee".
+func ParsePreset(s string) (Preset, error) {
+	if s == "knee" {
+		return Preset{Name: "knee", Knee: true}, nil
+	}
+	name, expr, ok := strings.Cut(s, "=")
+	if !ok || name == "" {
+		return Preset{}, fmt.Errorf("preset %q: want NAME=CONSTRAINT, e.g. qos0.1=qos_p90<=always_on+0.1", s)
+	}
+	c, err := ParseConstraint(expr)
+	if err != nil {
+		return Preset{}, fmt.Errorf("preset %q: %w", name, err)
+	}
+	return Preset{Name: name, Constraint: &c, Order: mostOffFewestReconfigs}, nil
+}
+
+// Choose resolves p on solutions by their train scores; alwaysOn are
+// always-on's train scores (for a relative bound); objs are the run's
+// objectives (for the knee). When no solution meets
+// the constraint the choice is marked infeasible and names the least
+// violating solution (ties by Order): never a silent pick.
+func (p Preset) Choose(sols []Solution, objs []Objective, alwaysOn objectives.Scores) (PresetChoice, error) {
+	ch := PresetChoice{Name: p.Name, Feasible: true, Row: -1}
+	if len(sols) == 0 {
+		return ch, fmt.Errorf("preset %s: empty front", p.Name)
+	}
+	if p.Knee {
+		row, err := knee(sols, objs)
+		ch.Row = row
+		return ch, err
+	}
+	var bound float64
+	if c := p.Constraint; c != nil {
+		b, err := c.Resolve(alwaysOn)
+		if err != nil {
+			return ch, fmt.Errorf("preset %s: %w", p.Name, err)
+		}
+		ch.Bound, ch.Relative, ch.Resolved, bound = c.Bound, c.Relative, b, b
+	}
+	viol := make([]float64, len(sols))
+	feasible := false
+	for i := range sols {
+		if c := p.Constraint; c != nil {
+			v, err := sols[i].Train.Get(c.Name)
+			if err != nil {
+				return ch, err
+			}
+			viol[i] = violation(c.Op, v, bound)
+		}
+		feasible = feasible || viol[i] == 0
+	}
+	ch.Feasible = feasible
+	for i := range sols {
+		if feasible && viol[i] > 0 {
+			continue
+		}
+		if ch.Row < 0 {
+			ch.Row = i
+			continue
+		}
+		if !feasible && viol[i] != viol[ch.Row] {
+			if viol[i] < viol[ch.Row] {
+				ch.Row = i
+			}
+			continue
+		}
+		less, err := lexLess(sols[i].Train, sols[ch.Row].Train, p.Order)
+		if err != nil {
+			return ch, err
+		}
+		if less {
+			ch.Row = i
+		}
+	}
+	return ch, nil
+}
+
+// lexLess reports whether a is better than b in the lexicographic order.
+func lexLess(a, b objectives.Scores, order []Objective) (bool, error) {
+	for _, o := range order {
+		va, err := a.Get(o.Name)
+		if err != nil {
+			return false, err
+		}
+		vb, _ := b.Get(o.Name)
+		if va == vb {
+			continue
+		}
+		return (va < vb) != o.Maximize, nil
+	}
+	return false, nil
+}
+
+// knee returns the row farthest below the plane through the front's
+// extremes: each objective of the front's objectives normalised to [0, 1]
+// over the front (0 best), the smallest sum.
+func knee(sols []Solution, objs []Objective) (int, error) {
+	lo := make([]float64, len(objs))
+	hi := make([]float64, len(objs))
+	vals := make([][]float64, len(sols))
+	for k := range objs {
+		lo[k], hi[k] = math.Inf(1), math.Inf(-1)
+	}
+	for i, s := range sols {
+		f, err := objectiveVector(s.Train, objs)
+		if err != nil {
+			return -1, err
+		}
+		vals[i] = orient(f, maximised(objs))
+		for k, v := range vals[i] {
+			lo[k], hi[k] = math.Min(lo[k], v), math.Max(hi[k], v)
+		}
+	}
+	best, bestSum := 0, math.Inf(1)
+	for i, f := range vals {
+		sum := 0.0
+		for k, v := range f {
+			if hi[k] > lo[k] {
+				sum += (v - lo[k]) / (hi[k] - lo[k])
+			}
+		}
+		if sum < bestSum {
+			best, bestSum = i, sum
+		}
+	}
+	return best, nil
+}
+
+func maximised(objs []Objective) []bool {
+	m := make([]bool, len(objs))
+	for k, o := range objs {
+		m[k] = o.Maximize
+	}
+	return m
+}

@@ -1,0 +1,393 @@
+package tuner
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/sim"
+)
+
+// Options describe one tuning run of `ecotune tune`.
+type Options struct {
+	Policy      string
+	Trace       *datasets.Trace
+	TraceName   string       // as the user named it, for run.json
+	Train       float64      // chronological train fraction of the jobs; default 0.7, 1 = no test split
+	Cluster     *sim.Cluster // nil: sim.ClusterFromTrace
+	Sim         sim.Options
+	Objectives  []Objective  // default DefaultObjectives
+	Constraints []Constraint // on the train split
+	Presets     []Preset     // default DefaultPresets
+	// MaxFront caps the front kept (by iterated crowding truncation);
+	// default 2 × population.
+	MaxFront int
+	Settings Settings
+	Dir      string // run directory
+	Resume   bool   // continue from Dir's checkpoint
+	Force    bool   // write into a non-empty Dir
+	Command  []string
+	Version  string
+	// Progress shows the search (a progress bar); may be nil. Tune sets
+	// its Hypervolume to the train split's.
+	Progress *Progress
+}
+
+// Outcome is what Tune wrote.
+type Outcome struct {
+	Meta        *RunMeta
+	Front       *Front
+	Interrupted bool
+}
+
+// Tune tunes a policy on the train split, re-evaluates the front on the
+// test split, chooses the presets and writes the run directory. Cancelling
+// ctx stops the search after the current generation; the front so far is
+// still written (Outcome.Interrupted) and `--resume` continues it.
+func Tune(ctx context.Context, o Options) (*Outcome, error) {
+	start := time.Now()
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if err := prepareDir(o.Dir, o.Resume, o.Force); err != nil {
+		return nil, err
+	}
+	spec, err := policy.Lookup(o.Policy)
+	if err != nil {
+		return nil, err
+	}
+	train, test, err := holdout(o.Trace, o.Train)
+	if err != nil {
+		return nil, err
+	}
+	refs, err := references(o, train, test)
+	if err != nil {
+		return nil, err
+	}
+	prob, err := NewPolicyProblem(spec, train, *o.Cluster, o.Sim, o.Objectives, o.Constraints, refs[AlwaysOn].Train)
+	if err != nil {
+		return nil, err
+	}
+	s := o.Settings
+	s.Initial = [][]float64{prob.Encode(spec.Fill(policy.Config{Name: spec.Name}))}
+	ckw := &CheckpointWriter{Dir: o.Dir}
+	defer ckw.Close()
+	s.Recorders = append(s.Recorders, ckw)
+	if o.Progress != nil {
+		norm, err := trainNormalizer(refs, o.Objectives)
+		if err != nil {
+			return nil, err
+		}
+		o.Progress.Hypervolume = norm.Hypervolume
+		s.Recorders = append(s.Recorders, o.Progress)
+	}
+	if o.Resume {
+		if s.Resume, err = ReadCheckpoint(o.Dir); err != nil {
+			return nil, err
+		}
+	}
+	res, err := Minimize(ctx, prob, s)
+	if err != nil {
+		return nil, err
+	}
+	front, err := buildFront(prob, res, o, train, test)
+	if err != nil {
+		return nil, err
+	}
+	meta, err := runMeta(o, prob, res, front, refs, train, test)
+	if err != nil {
+		return nil, err
+	}
+	meta.WallSeconds = time.Since(start).Seconds()
+	if err := writeRun(o.Dir, meta, front); err != nil {
+		return nil, err
+	}
+	return &Outcome{Meta: meta, Front: front, Interrupted: res.Interrupted}, nil
+}
+
+func (o Options) withDefaults() (Options, error) {
+	if o.Trace == nil {
+		return o, errors.New("tuner: no trace")
+	}
+	if o.Train == 0 {
+		o.Train = 0.7
+	}
+	if o.Objectives == nil {
+		o.Objectives = DefaultObjectives()
+	}
+	if o.Presets == nil {
+		o.Presets = DefaultPresets()
+	}
+	o.Settings = o.Settings.withDefaults()
+	if o.MaxFront == 0 {
+		o.MaxFront = 2 * o.Settings.Population
+	}
+	if o.Cluster == nil {
+		c, err := sim.ClusterFromTrace(o.Trace.Meta)
+		if err != nil {
+			return o, err
+		}
+		o.Cluster = &c
+	}
+	if o.Dir == "" {
+		return o, errors.New("tuner: no run directory")
+	}
+	return o, nil
+}
+
+// prepareDir creates dir, refusing a non-empty one unless resuming or
+// forced.
+func prepareDir(dir string, resume, force bool) error {
+	entries, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		if resume {
+			return fmt.Errorf("tuner: --resume: %s does not exist", dir)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("tuner: %w", err)
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("tuner: %w", err)
+	case len(entries) > 0 && !resume && !force:
+		return fmt.Errorf("tuner: %s is not empty (use --force to overwrite or --resume to continue)", dir)
+	}
+	return nil
+}
+
+// references scores always-on and the oracle (the hypervolume box) on
+// both splits.
+func references(o Options, train, test *datasets.Trace) (map[string]Reference, error) {
+	names := []string{AlwaysOn, boundName()}
+	configs := make([]policy.Config, len(names))
+	for i, n := range names {
+		spec, err := policy.Lookup(n)
+		if err != nil {
+			return nil, err
+		}
+		configs[i] = spec.Fill(policy.Config{Name: n})
+	}
+	tr, err := scoreConfigs(train, *o.Cluster, o.Sim, configs, o.Settings.Workers)
+	if err != nil {
+		return nil, fmt.Errorf("tuner: references on the train split: %w", err)
+	}
+	var te []objectives.Scores
+	if test != nil {
+		if te, err = scoreConfigs(test, *o.Cluster, o.Sim, configs, o.Settings.Workers); err != nil {
+			return nil, fmt.Errorf("tuner: references on the test split: %w", err)
+		}
+	}
+	refs := make(map[string]Reference, len(names))
+	for i, n := range names {
+		r := Reference{Config: configs[i], Train: tr[i]}
+		if te != nil {
+			r.Test = &te[i]
+		}
+		refs[n] = r
+	}
+	return refs, nil
+}
+
+// buildFront turns the search's archive into the front: capped, decoded,
+// scored in full on train and test, sorted by objectives, presets chosen.
+func buildFront(prob *PolicyProblem, res *Result, o Options, train, test *datasets.Trace) (*Front, error) {
+	arch := capFront(res.Archive, o.Objectives, o.MaxFront)
+	configs := make([]policy.Config, len(arch))
+	for i, m := range arch {
+		configs[i] = prob.Config(m.X)
+	}
+	trs, err := scoreConfigs(train, *o.Cluster, o.Sim, configs, o.Settings.Workers)
+	if err != nil {
+		return nil, err
+	}
+	var tes []objectives.Scores
+	if test != nil {
+		if tes, err = scoreConfigs(test, *o.Cluster, o.Sim, configs, o.Settings.Workers); err != nil {
+			return nil, err
+		}
+	}
+	f := &Front{Policy: prob.Spec.Name, ParamNames: prob.ParamNames(), Objectives: o.Objectives}
+	for i := range arch {
+		s := Solution{Config: configs[i], Train: trs[i], Rank: arch[i].Rank}
+		if tes != nil {
+			s.Test = &tes[i]
+		}
+		f.Solutions = append(f.Solutions, s)
+	}
+	slices.SortStableFunc(f.Solutions, func(a, b Solution) int {
+		fa, _ := objectiveVector(a.Train, o.Objectives)
+		fb, _ := objectiveVector(b.Train, o.Objectives)
+		return slices.Compare(fa, fb)
+	})
+	return f, nil
+}
+
+// capFront keeps at most n members of a front, removing the most crowded
+// one at a time (crowding recomputed after each removal) so the extremes
+// and the spread survive.
+func capFront(ms []Member, objs []Objective, n int) []Member {
+	if len(ms) <= n {
+		return ms
+	}
+	sense := maximised(objs)
+	work := make([]*member, len(ms))
+	for i, m := range ms {
+		work[i] = &member{x: m.X, f: orient(slices.Clone(m.F), sense), cv: m.Violation, key: genomeKey(m.X)}
+	}
+	idx := make([]int, len(work))
+	for len(work) > n {
+		idx = idx[:len(work)]
+		for i := range idx {
+			idx[i] = i
+		}
+		crowd(work, idx)
+		worst := 0
+		for i, m := range work {
+			if m.crowd < work[worst].crowd || (m.crowd == work[worst].crowd && m.key > work[worst].key) {
+				worst = i
+			}
+		}
+		work = slices.Delete(work, worst, worst+1)
+	}
+	keep := make(map[string]bool, n)
+	for _, m := range work {
+		keep[m.key] = true
+	}
+	out := make([]Member, 0, n)
+	for _, m := range ms {
+		if keep[genomeKey(m.X)] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// runMeta fills run.json.
+func runMeta(o Options, prob *PolicyProblem, res *Result, front *Front, refs map[string]Reference, train, test *datasets.Trace) (*RunMeta, error) {
+	m := &RunMeta{
+		Command:     o.Command,
+		Version:     o.Version,
+		Seed:        o.Settings.Seed,
+		Policy:      o.Policy,
+		Trace:       o.TraceName,
+		TraceSHA256: traceDigest(o.Trace),
+		Split:       fmt.Sprintf("chronological jobs %g", o.Train),
+		Cluster:     *o.Cluster,
+		Scheduler:   o.Sim.Scheduler,
+		Evaluations: res.Evaluations,
+		Generations: res.Generations,
+		Hypervolume: map[string]float64{},
+		References:  refs,
+		Objectives:  o.Objectives,
+		Population:  o.Settings.Population,
+		Islands:     o.Settings.Islands,
+		TrainJobs:   len(train.Jobs),
+		Interrupted: res.Interrupted,
+		Normalizers: map[string]Normalizer{},
+	}
+	if m.Scheduler == "" {
+		m.Scheduler = sim.FCFS
+	}
+	for _, c := range o.Constraints {
+		m.Constraints = append(m.Constraints, c.String())
+	}
+	if test != nil {
+		m.TestJobs = len(test.Jobs)
+	}
+	bound := boundName()
+	for _, split := range []string{"train", "test"} {
+		a, b, ok := refs[AlwaysOn].on(split), refs[bound].on(split), true
+		if a == nil || b == nil {
+			continue
+		}
+		fa, err := objectiveVector(*a, o.Objectives)
+		if err != nil {
+			return nil, err
+		}
+		fb, _ := objectiveVector(*b, o.Objectives)
+		norm := NewNormalizer(o.Objectives, fa, fb)
+		var pts [][]float64
+		for _, s := range front.Solutions {
+			sc := s.on(split)
+			if sc == nil {
+				ok = false
+				break
+			}
+			f, _ := objectiveVector(*sc, o.Objectives)
+			pts = append(pts, f)
+		}
+		if ok {
+			m.Hypervolume[split] = norm.Hypervolume(pts)
+			m.Normalizers[split] = norm
+		}
+	}
+	for _, p := range o.Presets {
+		ch, err := p.Choose(front.Solutions, o.Objectives, refs[AlwaysOn].Train)
+		if err != nil {
+			return nil, err
+		}
+		m.Presets = append(m.Presets, ch)
+		if ch.Row >= 0 {
+			front.Solutions[ch.Row].Presets = append(front.Solutions[ch.Row].Presets, p.Name)
+		}
+	}
+	return m, nil
+}
+
+// on returns the reference's scores on a split, nil if it has none.
+func (r Reference) on(split string) *objectives.Scores {
+	if split == "train" {
+		return &r.Train
+	}
+	return r.Test
+}
+
+// on returns the solution's scores on a split, nil if it has none.
+func (s Solution) on(split string) *objectives.Scores {
+	if split == "train" {
+		return &s.Train
+	}
+	return s.Test
+}
+
+// traceDigest is the SHA-256 of the trace's single source file, or of its
+// canonical jobs when it has several sources or none recorded.
+func traceDigest(tr *datasets.Trace) string {
+	if len(tr.Meta.Sources) == 1 && tr.Meta.Sources[0].SHA256 != "" {
+		return tr.Meta.Sources[0].SHA256
+	}
+	h := sha256.New()
+	var b []byte
+	for _, j := range tr.Jobs {
+		b = b[:0]
+		for _, v := range []int64{j.ID, j.Submit, j.Wait, j.Run, int64(j.Procs), int64(j.ReqProcs), j.ReqTime, int64(j.Status)} {
+			b = binary.LittleEndian.AppendUint64(b, uint64(v))
+		}
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// trainNormalizer is the hypervolume box of the train split.
+func trainNormalizer(refs map[string]Reference, objs []Objective) (Normalizer, error) {
+	a, err := objectiveVector(refs[AlwaysOn].Train, objs)
+	if err != nil {
+		return Normalizer{}, err
+	}
+	b, err := objectiveVector(refs[boundName()].Train, objs)
+	if err != nil {
+		return Normalizer{}, err
+	}
+	return NewNormalizer(objs, a, b), nil
+}
