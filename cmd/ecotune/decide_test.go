@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ecotune/ecotune/policy"
+)
+
+// runApp runs the ecotune command line with args and returns its stdout.
+func runApp(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out bytes.Buffer
+	app := newApp()
+	app.Writer = &out
+	app.ErrWriter = &out
+	err := app.Run(append([]string{"ecotune"}, args...))
+	return out.String(), err
+}
+
+var testModel = policy.NodeModel{OffW: 2, IdleW: 150, BusySlotW: 80, BootS: 555, BootWh: 13.71, ShutdownS: 480, ShutdownWh: 10.79}
+
+// recordedViews is a hand-recorded sequence of cluster states on four
+// 2-slot nodes: a job arrives, nodes boot, the job runs, ends, nodes idle.
+func recordedViews() []*policy.View {
+	groups := []policy.Group{{Name: "node", Count: 4, Slots: 2, GFLOPS: 50, Model: testModel}}
+	type n struct {
+		st    policy.NodeState
+		since int64
+		busy  int
+	}
+	mk := func(now int64, nodes []n, queue []policy.QueuedJob, recent []policy.Arrival) *policy.View {
+		v := &policy.View{Now: now, Start: 0, Period: 60, Groups: groups, Queue: queue, Recent: recent}
+		for i, x := range nodes {
+			nv := policy.NodeView{ID: i, Name: "node00" + string(rune('1'+i)), State: x.st, Since: x.since,
+				Slots: 2, BusySlots: x.busy, IdleSince: policy.NoTime, LastFailed: policy.NoTime}
+			if x.st == policy.Idle {
+				nv.IdleSince = x.since
+			}
+			v.Nodes = append(v.Nodes, nv)
+		}
+		v.HourlySlots[0] = 1.5
+		v.Recount()
+		return v
+	}
+	job := []policy.QueuedJob{{ID: 1, Slots: 4, Submit: 1000, ReqTime: 3600, Group: "physics"}}
+	arr := []policy.Arrival{{Time: 1000, Slots: 4, ReqTime: 3600}}
+	return []*policy.View{
+		mk(960, []n{{policy.Idle, 0, 0}, {policy.Off, 0, 0}, {policy.Off, 0, 0}, {policy.Off, 0, 0}}, nil, nil),
+		mk(1020, []n{{policy.Idle, 0, 0}, {policy.Off, 0, 0}, {policy.Off, 0, 0}, {policy.Off, 0, 0}}, job, arr),
+		mk(1080, []n{{policy.Idle, 0, 0}, {policy.Booting, 1020, 0}, {policy.Off, 0, 0}, {policy.Off, 0, 0}}, job, arr),
+		mk(1620, []n{{policy.Busy, 1575, 2}, {policy.Busy, 1575, 2}, {policy.Off, 0, 0}, {policy.Off, 0, 0}}, nil, arr),
+		mk(5220, []n{{policy.Idle, 5175, 0}, {policy.Idle, 5175, 0}, {policy.Off, 0, 0}, {policy.Off, 0, 0}}, nil, arr),
+		mk(7200, []n{{policy.Idle, 5175, 0}, {policy.Idle, 5175, 0}, {policy.Off, 0, 0}, {policy.Off, 0, 0}}, nil, arr),
+	}
+}
+
+// What `ecotune decide --json` prints for a recorded sequence of states
+// equals what the policy decides on the Views themselves.
+func TestDecideMatchesPolicy(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"always-on", "always-off", "idle-timeout", "escs", "eecluster", "hgfs"} {
+		s, err := policy.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs := &policy.RuleSet{Version: policy.RuleSetVersion, Policy: s.Defaults(), Period: 60,
+			Cluster: recordedViews()[0].Groups}
+		if name == "idle-timeout" {
+			rs.Policy.Params["idle_timeout"] = 600
+		}
+		rules := filepath.Join(dir, name+".json")
+		if err := policy.WriteRuleSet(rules, rs, false); err != nil {
+			t.Fatal(err)
+		}
+		p, err := policy.New(rs.Policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range recordedViews() {
+			state := filepath.Join(dir, "state.json")
+			b, _ := json.Marshal(policy.StateOf(v))
+			if err := os.WriteFile(state, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, err := runApp(t, "decide", "--rules", rules, "--state", state, "--json")
+			if err != nil {
+				t.Fatalf("%s, view %d: %v", name, i, err)
+			}
+			var got policy.DecisionOut
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("%s, view %d: not one JSON object: %v\n%s", name, i, err, out)
+			}
+			var d policy.Decision
+			d.Reset()
+			p.Decide(v, &d)
+			if want := d.Out(p, v); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, view %d: decide printed %+v; Decide gives %+v", name, i, got, want)
+			}
+		}
+	}
+}
+
+// The example rule set and state in testdata/decide give the decision in
+// the golden file (a reference for daemon authors).
+func TestDecideGolden(t *testing.T) {
+	dir := filepath.Join("testdata", "decide")
+	for _, format := range []string{"text", "json"} {
+		args := []string{"decide", "--rules", filepath.Join(dir, "rules.json"), "--state", filepath.Join(dir, "state.json")}
+		if format == "json" {
+			args = append(args, "--json")
+		}
+		out, err := runApp(t, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden := filepath.Join(dir, "decision."+format+".golden")
+		if os.Getenv("ECOTUNE_UPDATE_GOLDEN") != "" {
+			if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out != string(want) {
+			t.Errorf("%s output:\n%s\nwant:\n%s", format, out, want)
+		}
+	}
+}
+
+func TestDecideErrors(t *testing.T) {
+	dir := filepath.Join("testdata", "decide")
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(bad, []byte(`{"now": 5, "nodes": [{"name": "x", "group": "gpu", "state": "idle", "since": 0}]}`), 0o644)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"decide", "--state", bad}, `Required flag "rules" not set`},
+		{[]string{"decide", "--rules", filepath.Join(dir, "rules.json"), "--state", bad}, `bad.json: nodes[0].group: "gpu" is not a group`},
+		{[]string{"decide", "--rules", bad, "--state", bad}, `bad.json: json: unknown field "now"`},
+	}
+	for _, tt := range tests {
+		if _, err := runApp(t, tt.args...); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: error %v; want %q", tt.args, err, tt.want)
+		}
+	}
+}
+
+func TestPoliciesJSON(t *testing.T) {
+	out, err := runApp(t, "policies", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Policies []policy.SpecOut `json:"policies"`
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&got); err != nil || dec.More() {
+		t.Fatalf("not exactly one JSON object: %v", err)
+	}
+	if len(got.Policies) != len(policy.All()) || got.Policies[0].Name != "always-on" {
+		t.Errorf("listed %d policies; want %d", len(got.Policies), len(policy.All()))
+	}
+	text, err := runApp(t, "policies")
+	if err != nil || !strings.Contains(text, "idle_timeout  integer in [60, 86400] s, default 1800") {
+		t.Errorf("text listing: %v\n%s", err, text)
+	}
+}
