@@ -3,8 +3,8 @@ package datasets
 // Slurm accounting as printed by `sacct --parsable2` ('|'-separated, one
 // record per job, job array task or job step).
 //
-// Columns. A first line naming the columns (it contains a "JobID" field)
-// is a header; the reader needs JobID, Submit and State, and uses JobIDRaw,
+// Columns. A first line naming the columns (all its fields are words, one
+// of them a sacct column name) is a header; the reader needs JobID, Submit and State, and uses JobIDRaw,
 // Partition, User/UID, Group/GID, Start, End, Elapsed, NCPUS/AllocCPUS,
 // ReqCPUS, Timelimit and NodeList when present. Without a header the
 // columns are those XDMoD asks for (slurmXDMoDColumns):
@@ -57,6 +57,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -286,11 +287,7 @@ func (r *slurmReader) step() error {
 // readHeader consumes the header line if there is one and sets the columns.
 func (r *slurmReader) readHeader(first []byte) (isHeader bool, err error) {
 	fields := strings.Split(string(first), "|")
-	for _, f := range fields {
-		if strings.EqualFold(f, "jobid") {
-			isHeader = true
-		}
-	}
+	isHeader = slurmIsHeader(fields)
 	if isHeader {
 		r.header = fields
 	} else {
@@ -308,6 +305,27 @@ func (r *slurmReader) readHeader(first []byte) (isHeader bool, err error) {
 		return isHeader, &ParseError{File: r.file, Line: r.lines.line, Err: err}
 	}
 	return isHeader, nil
+}
+
+// slurmIsHeader reports whether a first line names columns: every field
+// is a word and one of them is a column sacct knows.
+func slurmIsHeader(fields []string) bool {
+	known := false
+	for _, f := range fields {
+		name := strings.ToLower(strings.TrimSpace(f))
+		for _, c := range name {
+			if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
+				return false
+			}
+		}
+		if _, ok := slurmColumnKinds[name]; ok {
+			known = true
+		}
+		if slices.Contains(slurmXDMoDColumns, name) {
+			known = true
+		}
+	}
+	return known
 }
 
 // nextLine returns the stashed line or reads one.
