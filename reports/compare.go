@@ -38,10 +38,11 @@ type CompareRow struct {
 	// BootsShutdowns is the number of power-ons plus power-offs.
 	BootsShutdowns int64   `json:"boots_shutdowns"`
 	EnergyKWh      float64 `json:"energy_kwh"`
-	// MinimalKWh is the oracle's energy: the clairvoyant bound.
-	MinimalKWh float64 `json:"minimal_kwh"`
+	// MinimalKWh is the oracle's energy: the clairvoyant bound (nil when
+	// no oracle policy is registered).
+	MinimalKWh *float64 `json:"minimal_kwh"`
 	// ConsumedPct is EnergyKWh as a percentage of MinimalKWh.
-	ConsumedPct float64 `json:"consumed_minimal_pct"`
+	ConsumedPct *float64 `json:"consumed_minimal_pct"`
 	// SavedKWh is always-on's energy minus EnergyKWh.
 	SavedKWh float64 `json:"saved_kwh"`
 	// SavedPerSwitchKWh is SavedKWh per boot or shutdown; nil when the
@@ -59,7 +60,7 @@ type Comparison struct {
 	Nodes       int          `json:"nodes"`
 	Slots       int          `json:"slots"`
 	AlwaysOnKWh float64      `json:"always_on_kwh"`
-	MinimalKWh  float64      `json:"minimal_kwh"`
+	MinimalKWh  *float64     `json:"minimal_kwh"` // nil without an oracle policy
 	Rows        []CompareRow `json:"rows"`
 }
 
@@ -76,8 +77,9 @@ func DefaultEntries() []Entry {
 
 // Compare replays tr on c under every entry and tabulates the results.
 // Always-on and the oracle are simulated first (every row is measured
-// against them); the entries then run in parallel, one simulator per
-// worker, and the rows keep the entries' order.
+// against them; without a registered oracle policy the minimal-energy
+// columns stay empty); the entries then run in parallel, one simulator
+// per worker, and the rows keep the entries' order.
 func Compare(tr *datasets.Trace, c sim.Cluster, entries []Entry, opt CompareOptions) (*Comparison, error) {
 	if len(entries) == 0 {
 		return nil, errors.New("reports: compare: no policy to compare")
@@ -92,17 +94,21 @@ func Compare(tr *datasets.Trace, c sim.Cluster, entries []Entry, opt CompareOpti
 		return nil, err
 	}
 	future := futureOf(on)
-	oracle, err := runEntry(s, Entry{Label: Oracle, Config: policy.Config{Name: Oracle}}, future)
-	if err != nil {
-		return nil, err
+	cmp := &Comparison{
+		Trace: tr.Meta.Name, Jobs: len(tr.Jobs), Nodes: on.Nodes, Slots: on.Slots,
+		AlwaysOnKWh: objectives.Compute(on).EnergyKWh,
+	}
+	if _, err := policy.Lookup(Oracle); err == nil {
+		oracle, err := runEntry(s, Entry{Label: Oracle, Config: policy.Config{Name: Oracle}}, future)
+		if err != nil {
+			return nil, err
+		}
+		minimal := objectives.Compute(oracle).EnergyKWh
+		cmp.MinimalKWh = &minimal
 	}
 	results, err := runAll(tr, c, entries, opt, future)
 	if err != nil {
 		return nil, err
-	}
-	cmp := &Comparison{
-		Trace: tr.Meta.Name, Jobs: len(tr.Jobs), Nodes: on.Nodes, Slots: on.Slots,
-		AlwaysOnKWh: objectives.Compute(on).EnergyKWh, MinimalKWh: objectives.Compute(oracle).EnergyKWh,
 	}
 	for i, e := range entries {
 		cmp.Rows = append(cmp.Rows, cmp.row(e, objectives.Compute(results[i])))
@@ -121,8 +127,9 @@ func (cmp *Comparison) row(e Entry, sc objectives.Scores) CompareRow {
 		MeanWait:       sc.MeanWait,
 		Scores:         sc,
 	}
-	if cmp.MinimalKWh > 0 {
-		r.ConsumedPct = 100 * sc.EnergyKWh / cmp.MinimalKWh
+	if m := cmp.MinimalKWh; m != nil && *m > 0 {
+		pct := 100 * sc.EnergyKWh / *m
+		r.ConsumedPct = &pct
 	}
 	if r.BootsShutdowns > 0 {
 		v := r.SavedKWh / float64(r.BootsShutdowns)
@@ -195,20 +202,26 @@ var compareHeader = []string{"policy", "boots+shutdowns", "energy_kwh", "minimal
 	"saved_kwh", "saved_kwh_per_switch", "qos_p90", "mean_wait_s"}
 
 func (r CompareRow) cells(f func(float64) string) []string {
-	perSwitch := ""
-	if r.SavedPerSwitchKWh != nil {
-		perSwitch = f(*r.SavedPerSwitchKWh)
+	opt := func(v *float64) string {
+		if v == nil {
+			return ""
+		}
+		return f(*v)
 	}
-	return []string{r.Label, strconv.FormatInt(r.BootsShutdowns, 10), f(r.EnergyKWh), f(r.MinimalKWh),
-		f(r.ConsumedPct), f(r.SavedKWh), perSwitch, f(r.QoSP90), f(r.MeanWait)}
+	return []string{r.Label, strconv.FormatInt(r.BootsShutdowns, 10), f(r.EnergyKWh), opt(r.MinimalKWh),
+		opt(r.ConsumedPct), f(r.SavedKWh), opt(r.SavedPerSwitchKWh), f(r.QoSP90), f(r.MeanWait)}
 }
 
 // Markdown renders the comparison as a Markdown table, kWh to two
 // decimals.
 func (cmp *Comparison) Markdown() []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "Trace %s: %d jobs on %d nodes (%d slots); always-on %.2f kWh, oracle (minimal) %.2f kWh.\n\n",
-		cmp.Trace, cmp.Jobs, cmp.Nodes, cmp.Slots, cmp.AlwaysOnKWh, cmp.MinimalKWh)
+	minimal := "not available (no oracle policy)"
+	if cmp.MinimalKWh != nil {
+		minimal = fixed2(*cmp.MinimalKWh) + " kWh"
+	}
+	fmt.Fprintf(&b, "Trace %s: %d jobs on %d nodes (%d slots); always-on %.2f kWh, oracle (minimal) %s.\n\n",
+		cmp.Trace, cmp.Jobs, cmp.Nodes, cmp.Slots, cmp.AlwaysOnKWh, minimal)
 	rows := make([][]string, len(cmp.Rows))
 	for i, r := range cmp.Rows {
 		rows[i] = r.cells(fixed2)
@@ -271,6 +284,12 @@ func ParseSweep(s string) (Sweep, error) {
 		return Sweep{}, fmt.Errorf("reports: sweep %q: to is below from", s)
 	case (sw.To-sw.From)/sw.Step >= maxSweep:
 		return Sweep{}, fmt.Errorf("reports: sweep %q: more than %d values", s, maxSweep)
+	}
+	vs := sw.Values()
+	for i := 1; i < len(vs); i++ {
+		if vs[i] <= vs[i-1] {
+			return Sweep{}, fmt.Errorf("reports: sweep %q: step too small for the precision of the values", s)
+		}
 	}
 	return sw, nil
 }

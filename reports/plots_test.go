@@ -103,3 +103,14 @@ func TestRenderUnknownFormat(t *testing.T) {
 		t.Error("rendering as gif: no error")
 	}
 }
+
+func TestCompact(t *testing.T) {
+	for v, want := range map[float64]string{
+		0: "0", 0.25: "0.25", 0.1 + 0.2: "0.3", 250: "250", 5000: "5000", 40000: "40k", 1.5e5: "150k",
+		2e8: "200M", 1.2e7: "12M", 3e10: "30G", -40000: "-40k",
+	} {
+		if got := compact(v); got != want {
+			t.Errorf("compact(%v) = %q, want %q", v, got, want)
+		}
+	}
+}

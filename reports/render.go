@@ -3,6 +3,8 @@ package reports
 import (
 	"bytes"
 	"fmt"
+	"math"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -102,5 +104,35 @@ func newPlot(title, xlabel, ylabel string) *plot.Plot {
 		a.Tick.Label.Font = font.Font{Typeface: "Liberation", Variant: "Sans", Size: vg.Points(8)}
 	}
 	p.Legend.TextStyle.Font = font.Font{Typeface: "Liberation", Variant: "Sans", Size: vg.Points(8)}
+	p.X.Tick.Marker = readableTicks{}
+	p.Y.Tick.Marker = readableTicks{}
 	return p
+}
+
+// readableTicks are gonum's default ticks labelled without exponents or
+// trailing zeros: 40k, 2M, 0.25.
+type readableTicks struct{}
+
+func (readableTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = compact(ticks[i].Value)
+		}
+	}
+	return ticks
+}
+
+// compact formats an axis value: k and M suffixes from ten thousand up,
+// at most 4 decimals below.
+func compact(v float64) string {
+	switch a := math.Abs(v); {
+	case a >= 1e10:
+		return strconv.FormatFloat(v/1e9, 'f', -1, 64) + "G"
+	case a >= 1e7:
+		return strconv.FormatFloat(v/1e6, 'f', -1, 64) + "M"
+	case a >= 1e4:
+		return strconv.FormatFloat(v/1e3, 'f', -1, 64) + "k"
+	}
+	return trimZeros(strconv.FormatFloat(v, 'f', 4, 64))
 }

@@ -91,6 +91,10 @@ func (rep *Report) replay(opt Options) error {
 			return err
 		}
 	}
+	if sc := rep.Solution.Test; sc != nil && sc.Jobs != len(test.Jobs) {
+		return fmt.Errorf("reports: the test split has %d jobs but the run scored %s on %d: pass the run's test trace",
+			len(test.Jobs), rep.Pick.Label, sc.Jobs)
+	}
 	res, err := Replay(test, rep.Run.Meta, rep.Solution.Config)
 	if err != nil {
 		return err
@@ -164,7 +168,7 @@ func LoadTestSplit(m *tuner.RunMeta) (*datasets.Trace, error) {
 }
 
 func loadRunTrace(m *tuner.RunMeta) (*datasets.Trace, error) {
-	if m.Trace == "" || strings.HasPrefix(m.Trace, "embedded") {
+	if m.Trace == "" || m.Trace == datasets.DefaultName || strings.HasPrefix(m.Trace, "embedded") {
 		tr, err := datasets.Default()
 		if err != nil {
 			return nil, fmt.Errorf("reports: %w", err)

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ecotune/ecotune/datasets"
 )
 
 // tableCells parses the HTML table with the given id into rows of cell
@@ -154,5 +156,36 @@ func TestLoadRunRejectsBadRuns(t *testing.T) {
 	r.Meta.Presets[0].Row = 99
 	if err := r.check(); err == nil || !strings.Contains(err.Error(), "qos0") {
 		t.Errorf("preset outside the front: %v", err)
+	}
+}
+
+func TestTestSplit(t *testing.T) {
+	tr := &datasets.Trace{Jobs: make([]datasets.Job, 10)}
+	for i := range tr.Jobs {
+		tr.Jobs[i].ID = int64(i + 1)
+	}
+	tests := []struct {
+		split   string
+		firstID int64
+		n       int
+		err     bool
+	}{
+		{"chronological jobs 0.7", 8, 3, false},  // floor(0.7·10) = 7 train
+		{"chronological jobs 0.75", 8, 3, false}, // floor(7.5) = 7
+		{"chronological jobs 1", 1, 10, false},   // no holdout: the whole trace
+		{"", 1, 10, false},
+		{"chronological jobs 0", 0, 0, true},
+		{"chronological jobs x", 0, 0, true},
+		{"random 0.7", 0, 0, true},
+	}
+	for _, tt := range tests {
+		got, err := testSplit(tr, tt.split)
+		if (err != nil) != tt.err {
+			t.Errorf("%q: error %v", tt.split, err)
+			continue
+		}
+		if err == nil && (len(got.Jobs) != tt.n || got.Jobs[0].ID != tt.firstID) {
+			t.Errorf("%q: %d jobs from ID %d, want %d from %d", tt.split, len(got.Jobs), got.Jobs[0].ID, tt.n, tt.firstID)
+		}
 	}
 }

@@ -46,7 +46,7 @@ func SlotsFigure(title string, tl *sim.Timeline, from, to int64) (*Figure, error
 		name string
 		xys  plotter.XYs
 		col  color.Color
-	}{{"powered", pow, StateColors[policy.Idle]}, {"requested", req, StateColors[policy.ShuttingDown]}} {
+	}{{"requested", req, StateColors[policy.ShuttingDown]}, {"powered", pow, StateColors[policy.Busy]}} {
 		l, err := plotter.NewLine(s.xys)
 		if err != nil {
 			return nil, fmt.Errorf("reports: slots figure: %w", err)
