@@ -5,8 +5,10 @@ package policy
 // Source: Cocaña-Fernández, Ranilla, Sánchez, "Energy-efficient allocation
 // of computing node slots in HPC clusters through parameter learning and
 // hybrid genetic fuzzy system modeling", J. Supercomputing 71(3), 2015;
-// and "Improving the energy efficiency of HPC clusters with EECluster",
-// 2016.
+// "Improving the eco-efficiency of HPC clusters using EECluster", Energies
+// 9(3):197, 2016; "Eco-efficient resource management in HPC clusters
+// through computer intelligence techniques", Energies 12(11):2129, 2019
+// (the reactive strategy).
 //
 // Each decision:
 //   - R1: power on the slots the queue needs beyond the free slots (idle
@@ -30,7 +32,7 @@ func eeclusterSpec() Spec {
 		Name: "eecluster",
 		Doc:  "EECluster crisp rules R1-R3; nodes by GFLOPS/W, failed nodes last",
 		Source: "Cocaña-Fernández, Ranilla, Sánchez, J. Supercomputing 71(3), 2015; " +
-			"Cocaña-Fernández et al., \"Improving the energy efficiency of HPC clusters with EECluster\", 2016",
+			"Cocaña-Fernández, Sánchez, Ranilla, Energies 9(3):197, 2016 and Energies 12(11):2129, 2019 (reactive strategy)",
 		Params: crispParams,
 	}, func(c Config) (Policy, error) { return &eecluster{crisp: crispFrom(c)}, nil })
 }

@@ -8,9 +8,12 @@ func All() []Spec {
 	return []Spec{
 		alwaysOnSpec(),
 		alwaysOffSpec(),
+		randomSpec(),
 		idleTimeoutSpec(),
 		escsSpec(),
 		eeclusterSpec(),
+		bestFitSpec(),
+		loadSpec(),
 		hgfsSpec(),
 	}
 }
