@@ -303,3 +303,46 @@ func nonNegative(name string, v float64) error {
 	}
 	return nil
 }
+
+// ClusterSpec says where a replay's cluster comes from: a cluster file,
+// or Nodes × SlotsPerNode, or the trace header; with the built-in Model
+// (default "escs") unless the file gives its own.
+type ClusterSpec struct {
+	File         string
+	Nodes        int
+	SlotsPerNode int
+	Model        string
+}
+
+// Resolve returns the cluster s describes for a trace with header m.
+func (s ClusterSpec) Resolve(m datasets.Meta) (Cluster, error) {
+	if s.File != "" {
+		if s.Nodes != 0 || s.SlotsPerNode != 0 {
+			return Cluster{}, errors.New("sim: give either a cluster file or --nodes/--slots-per-node, not both")
+		}
+		return LoadCluster(s.File)
+	}
+	name := s.Model
+	if name == "" {
+		name = "escs"
+	}
+	model, err := Model(name)
+	if err != nil {
+		return Cluster{}, err
+	}
+	if s.Nodes != 0 || s.SlotsPerNode != 0 {
+		slots := max(s.SlotsPerNode, 1)
+		if s.Nodes < 1 || s.SlotsPerNode < 0 {
+			return Cluster{}, fmt.Errorf("sim: --nodes %d --slots-per-node %d: need at least one node of at least one slot", s.Nodes, s.SlotsPerNode)
+		}
+		return Uniform(s.Nodes, slots, model), nil
+	}
+	c, err := ClusterFromTrace(m)
+	if err != nil {
+		return Cluster{}, err
+	}
+	for i := range c.Groups {
+		c.Groups[i].Model = model
+	}
+	return c, nil
+}

@@ -1,0 +1,129 @@
+package sim
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// TimelineRow is one row of a timeline file: either a node-state change
+// (Kind "node": Node, State, Level) or a step of the slot counts (Kind
+// "slots": Requested, Powered, Busy). Rows are in time order, changes
+// before the step of the same time.
+type TimelineRow struct {
+	Time      int64  `parquet:"time" json:"time"`
+	Kind      string `parquet:"kind,dict" json:"kind"`
+	Node      string `parquet:"node,dict" json:"node"`
+	State     string `parquet:"state,dict" json:"state"`
+	Level     int32  `parquet:"level" json:"level"`
+	Requested int64  `parquet:"requested" json:"requested"`
+	Powered   int64  `parquet:"powered" json:"powered"`
+	Busy      int64  `parquet:"busy" json:"busy"`
+}
+
+var timelineHeader = []string{"time", "kind", "node", "state", "level", "requested", "powered", "busy"}
+
+// Rows merges the changes and steps into one time-ordered table.
+func (tl *Timeline) Rows() []TimelineRow {
+	rows := make([]TimelineRow, 0, len(tl.Changes)+len(tl.Steps))
+	c, s := 0, 0
+	for c < len(tl.Changes) || s < len(tl.Steps) {
+		if c < len(tl.Changes) && (s == len(tl.Steps) || tl.Changes[c].Time <= tl.Steps[s].Time) {
+			ch := tl.Changes[c]
+			rows = append(rows, TimelineRow{Time: ch.Time, Kind: "node", Node: tl.NodeNames[ch.Node], State: ch.State.String(), Level: int32(ch.Level)})
+			c++
+			continue
+		}
+		st := tl.Steps[s]
+		rows = append(rows, TimelineRow{Time: st.Time, Kind: "slots", Requested: int64(st.Requested), Powered: int64(st.Powered), Busy: int64(st.Busy)})
+		s++
+	}
+	return rows
+}
+
+// WriteCSV writes the timeline as CSV with a header line.
+func (tl *Timeline) WriteCSV(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString(strings.Join(timelineHeader, ",") + "\n")
+	var buf []byte
+	for _, r := range tl.Rows() {
+		buf = strconv.AppendInt(buf[:0], r.Time, 10)
+		buf = append(buf, ',')
+		buf = append(buf, r.Kind...)
+		buf = append(buf, ',')
+		buf = append(buf, r.Node...)
+		buf = append(buf, ',')
+		buf = append(buf, r.State...)
+		for _, v := range []int64{int64(r.Level), r.Requested, r.Powered, r.Busy} {
+			buf = append(buf, ',')
+			buf = strconv.AppendInt(buf, v, 10)
+		}
+		buf = append(buf, '\n')
+		if _, err := bw.Write(buf); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// WriteParquet writes the timeline as a Parquet file of TimelineRow.
+func (tl *Timeline) WriteParquet(w io.Writer) error {
+	pw := parquet.NewGenericWriter[TimelineRow](w)
+	if _, err := pw.Write(tl.Rows()); err != nil {
+		return err
+	}
+	return pw.Close()
+}
+
+// ErrExists is returned when an output file exists and force is not set.
+var ErrExists = errors.New("output exists (use --force to replace it)")
+
+// WriteTimelineFile writes tl to path, as Parquet when path ends in
+// .parquet and CSV otherwise, atomically (a temporary file in the same
+// directory renamed over path); an existing path is replaced only with
+// force.
+func WriteTimelineFile(path string, tl *Timeline, force bool) (err error) {
+	if tl == nil {
+		return errors.New("sim: no timeline recorded (Options.Timeline)")
+	}
+	if !force {
+		if _, err := os.Stat(path); err == nil {
+			return fmt.Errorf("sim: timeline %s: %w", path, ErrExists)
+		}
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("sim: timeline: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if strings.EqualFold(filepath.Ext(path), ".parquet") {
+		err = tl.WriteParquet(f)
+	} else {
+		err = tl.WriteCSV(f)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if err == nil {
+		err = f.Close()
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("sim: timeline %s: %w", path, err)
+	}
+	return nil
+}
