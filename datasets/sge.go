@@ -17,7 +17,8 @@ package datasets
 // Status: failed = 0 and exit_status = 0 → 1; otherwise 0 (Grid Engine
 // does not record cancellation apart from other kills). A record with
 // start_time or end_time 0 (the job never ran) is skipped as "not_ended".
-// Fields are split at every ':'; a record needs at least 40 fields.
+// Fields are split at every ':' (a record needs at least 40); a time with
+// colons inside the category ("h_rt=01:30:00") is joined back together.
 
 import (
 	"bytes"
@@ -101,6 +102,7 @@ func sgeDetect(head []byte, milli bool) bool {
 	return len(lines) > 0
 }
 
+// sgeSplit splits line at every ':' into dst[:0].
 func sgeSplit(dst [][]byte, line []byte) [][]byte {
 	dst = dst[:0]
 	for {
@@ -187,7 +189,7 @@ func (r *sgeReader) parse(line []byte) (Job, bool, *ParseError) {
 	if v[sgeSlots] < 0 || v[sgeSlots] > 1<<31-1 {
 		return Job{}, false, r.fieldErr(sgeSlots, ErrRange)
 	}
-	reqProcs, reqTime, ok := sgeRequest(f[sgeCategory], &r.words)
+	reqProcs, reqTime, ok := sgeRequest(sgeCategoryField(line, f), &r.words)
 	if !ok {
 		return Job{}, false, r.fieldErr(sgeCategory, ErrSyntax)
 	}
@@ -208,6 +210,47 @@ func (r *sgeReader) parse(line []byte) (Job, bool, *ParseError) {
 		Group:    r.intern.get(f[sgeGroup]),
 		Queue:    r.intern.get(f[sgeQname]),
 	}, true, nil
+}
+
+// sgeCategoryField returns the category, rejoining the fields that a
+// time value with colons ("h_rt=01:30:00") was split into: while the last
+// value so far is digits (with at most one ':') and the next field is two
+// digits ending the value, the next field belongs to the category. The
+// fields of line are separated by exactly one ':', which gives their
+// offsets.
+func sgeCategoryField(line []byte, f [][]byte) []byte {
+	start := 0
+	for _, field := range f[:sgeCategory] {
+		start += len(field) + 1
+	}
+	end := start + len(f[sgeCategory])
+	for _, next := range f[sgeCategory+1:] {
+		tail := line[start:end]
+		if eq := bytes.LastIndexByte(tail, '='); eq < 0 || !sgeClockPrefix(tail[eq+1:]) {
+			break
+		}
+		if len(next) < 2 || next[0] < '0' || next[0] > '9' || next[1] < '0' || next[1] > '9' ||
+			(len(next) > 2 && next[2] != ' ' && next[2] != ',') {
+			break
+		}
+		end += 1 + len(next)
+	}
+	return line[start:end]
+}
+
+// sgeClockPrefix reports digits with at most one ':' (an unfinished
+// H:MM:SS).
+func sgeClockPrefix(b []byte) bool {
+	colons := 0
+	for _, c := range b {
+		switch {
+		case c == ':':
+			colons++
+		case c < '0' || c > '9':
+			return false
+		}
+	}
+	return len(b) > 0 && colons <= 1
 }
 
 // checkUnit rejects times of the other variant's unit, so that a UGE log
