@@ -17,6 +17,7 @@ import (
 // scores: each solution simulated on the 70 % training and 30 % test
 // split. It returns the run and the test split.
 func nasaRun(t testing.TB) (*Run, *datasets.Trace) {
+	t.Helper()
 	tr := nasaTrace(t)
 	c, err := sim.ClusterFromTrace(tr.Meta)
 	if err != nil {

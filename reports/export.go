@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -16,39 +15,33 @@ import (
 // does not record one: the simulator's default, as a daemon would run.
 const DefaultPeriod = 60
 
-// RuleSet builds the validated rule-set file of the picked solution: its
-// policy configuration, the cluster it was tuned for and its provenance
-// (trace, checksum, split, objectives on train and test, seed, version).
+// RuleSet builds the rule-set file of the picked solution: its policy
+// configuration (every parameter spelt out), the cluster it was tuned for
+// and its provenance (trace, checksum, split, objectives on train and
+// test, seed, version). The rule set is validated as a daemon would.
 func RuleSet(r *Run, pick Pick) (*policy.RuleSet, error) {
 	sol := r.Front.Solutions[pick.Row]
 	spec, err := policy.Lookup(sol.Config.Name)
 	if err != nil {
-		return nil, fmt.Errorf("reports: export: %w", err)
-	}
-	if spec.Clairvoyant {
-		return nil, fmt.Errorf("reports: export: %s needs the future: it is a bound, not deployable", spec.Name)
-	}
-	cfg := spec.Fill(sol.Config)
-	if err := spec.Check(cfg); err != nil {
-		return nil, fmt.Errorf("reports: export: row %d: %w", pick.Row, err)
-	}
-	if _, err := policy.New(cfg); err != nil {
 		return nil, fmt.Errorf("reports: export: row %d: %w", pick.Row, err)
 	}
 	m := r.Meta
 	names := append(rowObjectives(r), objectives.EnergyKWh)
-	prov := &policy.Provenance{
-		Trace: m.Trace, TraceSHA256: m.TraceSHA256, Split: m.Split,
-		Train: scoreMap(&sol.Train, names), Test: scoreMap(sol.Test, names),
-		Seed: m.Seed, Version: m.Version, Run: filepath.Clean(r.Dir), Pick: pick.Label,
+	rs := &policy.RuleSet{
+		Version: policy.RuleSetVersion,
+		Policy:  spec.Fill(sol.Config),
+		Cluster: groupsOf(m.Cluster),
+		Period:  DefaultPeriod,
+		Provenance: &policy.Provenance{
+			Trace: m.Trace, TraceSHA256: m.TraceSHA256, Split: m.Split,
+			Train: scoreMap(&sol.Train, names), Test: scoreMap(sol.Test, names),
+			Seed: m.Seed, Version: m.Version, Run: filepath.Clean(r.Dir), Pick: pick.Label,
+		},
 	}
-	return &policy.RuleSet{
-		Version:    policy.RuleSetVersion,
-		Policy:     cfg,
-		Cluster:    groupsOf(m.Cluster),
-		Period:     DefaultPeriod,
-		Provenance: prov,
-	}, nil
+	if err := rs.Validate(); err != nil {
+		return nil, fmt.Errorf("reports: export: row %d: %w", pick.Row, err)
+	}
+	return rs, nil
 }
 
 func rowObjectives(r *Run) []string {
@@ -79,26 +72,6 @@ func groupsOf(c sim.Cluster) []policy.Group {
 		gs[i] = policy.Group{Name: g.Name, Count: g.Count, Slots: g.Slots, GFLOPS: g.GFLOPS, Model: g.Model}
 	}
 	return gs
-}
-
-// MarshalRuleSet encodes a rule set as the file a daemon loads: indented
-// JSON, keys in a fixed order, a final newline.
-func MarshalRuleSet(rs *policy.RuleSet) ([]byte, error) {
-	b, err := json.MarshalIndent(rs, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("reports: export: %w", err)
-	}
-	return append(b, '\n'), nil
-}
-
-// WriteRuleSet writes rs to path atomically; an existing file is an error
-// unless force.
-func WriteRuleSet(path string, rs *policy.RuleSet, force bool) error {
-	b, err := MarshalRuleSet(rs)
-	if err != nil {
-		return err
-	}
-	return writeFile(path, b, force)
 }
 
 // SlurmConfig is what a rule set becomes in slurm.conf: the power-saving

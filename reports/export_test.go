@@ -1,10 +1,8 @@
 package reports
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -50,21 +48,17 @@ func TestExportThenDecideRoundTrips(t *testing.T) {
 				t.Fatal(err)
 			}
 			path := filepath.Join(t.TempDir(), "rules.json")
-			if err := WriteRuleSet(path, rs, false); err != nil {
+			if err := policy.WriteRuleSet(path, rs, false); err != nil {
 				t.Fatal(err)
 			}
-			b, err := os.ReadFile(path)
+			loaded, err := policy.LoadRuleSet(path)
 			if err != nil {
-				t.Fatal(err)
-			}
-			var loaded policy.RuleSet
-			if err := json.Unmarshal(b, &loaded); err != nil {
 				t.Fatal(err)
 			}
 			if loaded.Version != policy.RuleSetVersion || loaded.Provenance.Pick != pick.Label || loaded.Provenance.TraceSHA256 != "00ff" {
 				t.Errorf("provenance lost: %+v", loaded.Provenance)
 			}
-			got, err := policy.New(loaded.Policy)
+			got, err := loaded.NewPolicy()
 			if err != nil {
 				t.Fatal(err)
 			}

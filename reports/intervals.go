@@ -27,7 +27,7 @@ func nodeIntervals(tl *sim.Timeline, from, to int64) []interval {
 	slices.SortStableFunc(changes, func(a, b sim.Change) int {
 		return cmp.Or(cmp.Compare(a.Node, b.Node), cmp.Compare(a.Time, b.Time))
 	})
-	var out []interval
+	out := make([]interval, 0, len(changes)+len(tl.NodeNames))
 	k := 0
 	for node := range int32(len(tl.NodeNames)) {
 		state, since := initialState, from

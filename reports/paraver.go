@@ -37,15 +37,16 @@ func NewParaver(tl *sim.Timeline, from, to int64) (*Paraver, error) {
 		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.Node, b.Node))
 	})
 	var prv bytes.Buffer
+	prv.Grow(48 * (len(ivs) + 1))
 	writeParaverHeader(&prv, n, from, to)
-	var line []byte
+	line := make([]byte, 0, 64)
 	for _, iv := range ivs {
 		// 1:cpu:appl:task:thread:begin:end:state
-		cpu := strconv.Itoa(int(iv.Node) + 1)
+		cpu := int64(iv.Node) + 1
 		line = append(line[:0], "1:"...)
-		line = append(line, cpu...)
+		line = strconv.AppendInt(line, cpu, 10)
 		line = append(line, ":1:"...)
-		line = append(line, cpu...)
+		line = strconv.AppendInt(line, cpu, 10)
 		line = append(line, ":1:"...)
 		line = strconv.AppendInt(line, nanos(iv.From-from), 10)
 		line = append(line, ':')

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/reports"
 )
 
@@ -60,7 +61,7 @@ func runExport(c *cli.Context) error {
 		return err
 	}
 	out := c.String("output")
-	if err := reports.WriteRuleSet(out, rs, c.Bool("force")); err != nil {
+	if err := policy.WriteRuleSet(out, rs, c.Bool("force")); err != nil {
 		return err
 	}
 	var slurm *reports.SlurmConfig
