@@ -305,19 +305,23 @@ func (sw Sweep) Values() []float64 {
 	return vs
 }
 
-// Entries expands base over the sweep: for every entry whose policy has
-// the swept parameter, one entry per value labelled "label name=value".
-// It fails if no entry has the parameter.
+// Entries expands base over the sweep: every entry whose policy has the
+// swept parameter becomes one entry per value, labelled "label
+// name=value"; the others stay as they are, as references. It fails if
+// no entry has the parameter.
 func (sw Sweep) Entries(base []Entry) ([]Entry, error) {
 	var out []Entry
+	swept := false
 	for _, e := range base {
 		spec, err := policy.Lookup(e.Config.Name)
 		if err != nil {
 			return nil, fmt.Errorf("reports: sweep: %w", err)
 		}
 		if _, ok := spec.Param(sw.Name); !ok {
+			out = append(out, e)
 			continue
 		}
+		swept = true
 		for _, v := range sw.Values() {
 			c := spec.Fill(e.Config)
 			params := make(map[string]float64, len(c.Params))
@@ -329,7 +333,7 @@ func (sw Sweep) Entries(base []Entry) ([]Entry, error) {
 			out = append(out, Entry{Label: fmt.Sprintf("%s %s=%s", e.Label, sw.Name, num(v)), Config: c})
 		}
 	}
-	if len(out) == 0 {
+	if !swept {
 		return nil, fmt.Errorf("reports: sweep: no compared policy has a parameter %q", sw.Name)
 	}
 	return out, nil

@@ -110,16 +110,19 @@ func TestSweepEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// always-on has no idle_timeout: only idle-timeout is swept, the other
-	// parameters at their defaults.
-	labels := []string{"idle-timeout idle_timeout=600", "idle-timeout idle_timeout=1200", "idle-timeout idle_timeout=1800"}
+	// always-on has no idle_timeout: it stays, once; idle-timeout is
+	// swept, its other parameters at their defaults.
+	labels := []string{"always-on", "idle-timeout idle_timeout=600", "idle-timeout idle_timeout=1200", "idle-timeout idle_timeout=1800"}
 	if len(got) != len(labels) {
 		t.Fatalf("%d entries, want %d", len(got), len(labels))
 	}
-	for i, e := range got {
-		if e.Label != labels[i] || e.Config.Params["idle_timeout"] != 600*float64(i+1) || e.Config.Params["spare"] != 0 {
-			t.Errorf("entry %d: %s %v", i, e.Label, e.Config.Params)
+	for i, e := range got[1:] {
+		if e.Label != labels[i+1] || e.Config.Params["idle_timeout"] != 600*float64(i+1) || e.Config.Params["spare"] != 0 {
+			t.Errorf("entry %d: %s %v", i+1, e.Label, e.Config.Params)
 		}
+	}
+	if got[0].Label != "always-on" {
+		t.Errorf("entry 0 is %s, want always-on", got[0].Label)
 	}
 	if _, err := (Sweep{Name: "nope", From: 1, To: 1, Step: 1}).Entries(base); err == nil {
 		t.Error("sweeping a parameter no policy has: no error")

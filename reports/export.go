@@ -13,7 +13,7 @@ import (
 
 // DefaultPeriod is the decision cycle of exported rule sets when the run
 // does not record one: the simulator's default, as a daemon would run.
-const DefaultPeriod = 60
+const DefaultPeriod = sim.DefaultPeriod
 
 // RuleSet builds the rule-set file of the picked solution: its policy
 // configuration (every parameter spelt out), the cluster it was tuned for

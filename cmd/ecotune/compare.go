@@ -37,7 +37,12 @@ func compareCommand() *cli.Command {
 			&cli.StringFlag{Name: "policies", Aliases: []string{"p"}, Usage: "comma-separated policies (default: every policy)"},
 			&cli.StringFlag{Name: "run", Usage: "compare the references and presets of this run directory"},
 			&cli.StringFlag{Name: "sweep", Usage: "run one parameter over a range: name=from:to:step"},
+			&cli.StringFlag{Name: "cluster", Usage: "cluster file (YAML or JSON; default: the trace header's, or the run's)"},
+			&cli.IntFlag{Name: "nodes", Usage: "uniform cluster of N nodes"},
+			&cli.IntFlag{Name: "slots-per-node", Usage: "slots of each node with --nodes (default 1)"},
+			&cli.StringFlag{Name: "model", Value: "escs", Usage: "built-in power model (" + strings.Join(sim.ModelNames(), ", ") + ")"},
 			&cli.StringFlag{Name: "scheduler", Value: sim.FCFS, Usage: "fcfs or easy"},
+			&cli.Int64Flag{Name: "period", Value: sim.DefaultPeriod, Usage: "decision cycle in seconds"},
 			&cli.IntFlag{Name: "workers", Usage: "parallel simulations (default: GOMAXPROCS)"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
 			&cli.BoolFlag{Name: "csv", Usage: "print CSV"},
@@ -75,15 +80,16 @@ func runCompare(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	cluster, err := sim.ClusterFromTrace(tr.Meta)
+	cluster, err := sim.ClusterSpec{File: c.String("cluster"), Nodes: c.Int("nodes"),
+		SlotsPerNode: c.Int("slots-per-node"), Model: c.String("model")}.Resolve(tr.Meta)
 	if err != nil {
 		return err
 	}
-	if run != nil {
+	if run != nil && !c.IsSet("cluster") && !c.IsSet("nodes") {
 		cluster = run.Meta.Cluster
 	}
 	cmp, err := reports.Compare(tr, cluster, entries, reports.CompareOptions{
-		Sim: sim.Options{Scheduler: c.String("scheduler")}, Workers: c.Int("workers")})
+		Sim: sim.Options{Scheduler: c.String("scheduler"), Period: c.Int64("period")}, Workers: c.Int("workers")})
 	if err != nil {
 		return err
 	}
