@@ -14,6 +14,9 @@ func All() []Spec {
 		eeclusterSpec(),
 		bestFitSpec(),
 		loadSpec(),
+		breakEvenSpec(),
+		exponentialSpec(),
+		gammaSpec(),
 		hgfsSpec(),
 	}
 }
