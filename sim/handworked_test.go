@@ -26,6 +26,7 @@ func TestHandWorked(t *testing.T) {
 		nodes  int
 		jobs   []job
 		policy policy.Policy
+		model  *policy.NodeModel // nil: simple
 		opt    sim.Options
 		want   want
 	}{
@@ -121,6 +122,26 @@ func TestHandWorked(t *testing.T) {
 				busySlotSeconds: 230, energyWh: 5510.0/3600 + 3,
 			},
 		},
+		{
+			// Frequency levels: 2 nodes, nominal (5 W per busy slot) and
+			// slow (2 W, speed 0.5). 0: j1 (50 s) starts on node 0; the
+			// decision sets the idle node 1 slow. 10: j2 (100 s) takes
+			// node 1, the lowest free one, and runs ceil(100/0.5) = 200 s,
+			// to 210 = TEnd. (At 60 node 0, idle, is set slow too.)
+			// Busy node-s 50 + 200 = 250, idle 160 (node 0) + 10 (node 1).
+			// Energy = (250·10 + 170·10 + 50·5 + 200·2) / 3600 = 4850/3600.
+			name:   "frequency levels",
+			nodes:  2,
+			jobs:   []job{{0, 50, 1, 0}, {10, 100, 1, 0}},
+			policy: slowIdle{},
+			model:  &dvfs,
+			opt:    sim.Options{Scheduler: sim.FCFS},
+			want: want{
+				starts: []int64{0, 10}, tEnd: 210,
+				stateSeconds:    sim.StateSeconds{policy.Idle: 170, policy.Busy: 250},
+				busySlotSeconds: 250, energyWh: 4850.0 / 3600,
+			},
+		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -128,7 +149,11 @@ func TestHandWorked(t *testing.T) {
 			if p == nil {
 				p = alwaysOn(t)
 			}
-			r, err := sim.Run(makeTrace(tc.jobs...), sim.Uniform(tc.nodes, 1, simple), p, tc.opt)
+			model := simple
+			if tc.model != nil {
+				model = *tc.model
+			}
+			r, err := sim.Run(makeTrace(tc.jobs...), sim.Uniform(tc.nodes, 1, model), p, tc.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -136,6 +161,13 @@ func TestHandWorked(t *testing.T) {
 		})
 	}
 }
+
+// dvfs is simple with two frequency levels.
+var dvfs = func() policy.NodeModel {
+	m := simple
+	m.Freqs = []policy.FreqLevel{{Name: "nominal", SlotW: 5, Speed: 1}, {Name: "slow", SlotW: 2, Speed: 0.5}}
+	return m
+}()
 
 func checkWant(t *testing.T, r *sim.Result, w want) {
 	t.Helper()

@@ -69,3 +69,16 @@ func (p offWhenIdle) Decide(v *policy.View, d *policy.Decision) {
 		d.PowerOff = append(d.PowerOff, policy.NodeCommand{Node: i})
 	}
 }
+
+// slowIdle sets every Idle node to frequency level 1 and switches nothing.
+type slowIdle struct{}
+
+func (slowIdle) Name() string { return "slow-idle" }
+
+func (slowIdle) Decide(v *policy.View, d *policy.Decision) {
+	for i := range v.Nodes {
+		if n := &v.Nodes[i]; n.State == policy.Idle && n.Freq != 1 {
+			d.Freq = append(d.Freq, policy.FreqCommand{Node: i, Level: 1})
+		}
+	}
+}

@@ -59,6 +59,7 @@ type Simulator struct {
 	nodeSlots  []int32
 	names      []string
 	totalSlots int
+	hasFreqs   bool // some group has frequency levels
 
 	future []policy.FutureJob // always-on replay, made on first need
 
@@ -157,6 +158,7 @@ func (s *Simulator) setOptions() error {
 func (s *Simulator) setCluster(c Cluster) {
 	for gi, g := range c.Groups {
 		s.groups = append(s.groups, policy.Group{Name: g.Name, Count: g.Count, Slots: g.Slots, GFLOPS: g.GFLOPS, Model: g.Model})
+		s.hasFreqs = s.hasFreqs || len(g.Model.Freqs) > 0
 		width := len(strconv.Itoa(g.Count))
 		for k := 1; k <= g.Count; k++ {
 			s.nodeGroup = append(s.nodeGroup, int32(gi))

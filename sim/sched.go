@@ -185,6 +185,9 @@ func (s *Simulator) placeByPolicy(qi int, al *allocation, need int32) int32 {
 // scaledRun is the run time on nodes whose frequency levels may be slower
 // than nominal: ceil(run / speed) at the slowest node's speed.
 func (s *Simulator) scaledRun(run int64, nodes []int) int64 {
+	if !s.hasFreqs {
+		return run
+	}
 	speed := 1.0
 	for _, i := range nodes {
 		n := &s.st.view.Nodes[i]
