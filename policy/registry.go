@@ -18,6 +18,8 @@ func All() []Spec {
 		exponentialSpec(),
 		gammaSpec(),
 		hgfsSpec(),
+		breakEvenOracleSpec(),
+		oracleSpec(),
 	}
 }
 
