@@ -1,0 +1,191 @@
+package tuner_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner"
+	"github.com/parquet-go/parquet-go"
+)
+
+// smallTune is a quick hgfs run on the first 3,000 jobs of the embedded
+// default trace.
+func smallTune(t *testing.T, dir string) tuner.Options {
+	t.Helper()
+	tr, err := datasets.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr = &datasets.Trace{Meta: tr.Meta, Jobs: tr.Jobs[:3000]}
+	return tuner.Options{
+		Policy:    "hgfs",
+		Trace:     tr,
+		TraceName: "nasa-3000",
+		Sim:       sim.Options{Scheduler: sim.EASY},
+		Settings:  tuner.Settings{Population: 8, Generations: 4, Islands: 2, MigrationEvery: 2, Seed: 3},
+		Dir:       dir,
+	}
+}
+
+// TestTuneRunDirectory checks every file of a run directory and what it
+// promises: train and test scores for every solution, presets resolved
+// (infeasible ones marked), hypervolumes inside the normalised box.
+func TestTuneRunDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	o := smallTune(t, dir)
+	out, err := tuner.Tune(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, front, err := tuner.LoadRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(front.Solutions) == 0 || len(front.Solutions) != len(out.Front.Solutions) {
+		t.Fatalf("front.json has %d solutions, Tune returned %d", len(front.Solutions), len(out.Front.Solutions))
+	}
+	for i, s := range front.Solutions {
+		if s.Test == nil {
+			t.Fatalf("solution %d has no test scores", i)
+		}
+		if s.Config.Fuzzy == nil {
+			t.Fatalf("solution %d has no rule base", i)
+		}
+	}
+	if meta.Evaluations == 0 || meta.TrainJobs != 2100 || meta.TestJobs != 900 {
+		t.Errorf("run.json: %d evaluations, %d/%d jobs; want > 0, 2100/900", meta.Evaluations, meta.TrainJobs, meta.TestJobs)
+	}
+	maxHV := math.Pow(1+tuner.HVMargin, 3)
+	for _, split := range []string{"train", "test"} {
+		if hv, ok := meta.Hypervolume[split]; !ok || hv < 0 || hv > maxHV {
+			t.Errorf("%s hypervolume %g (present %v), want in [0, %g]", split, hv, ok, maxHV)
+		}
+	}
+	if _, ok := meta.References[tuner.AlwaysOn]; !ok {
+		t.Error("no always-on reference")
+	}
+	if len(meta.Presets) != len(tuner.DefaultPresets()) {
+		t.Fatalf("%d presets resolved, want %d", len(meta.Presets), len(tuner.DefaultPresets()))
+	}
+	for _, p := range meta.Presets {
+		if p.Row < 0 || p.Row >= len(front.Solutions) {
+			t.Errorf("preset %s: row %d out of the front", p.Name, p.Row)
+			continue
+		}
+		q := front.Solutions[p.Row].Train.QoSP90
+		if p.Feasible && p.Name != "qos0" && p.Name != "knee" && q > p.Resolved {
+			t.Errorf("preset %s feasible but row %d has qos_p90 %g > %g", p.Name, p.Row, q, p.Resolved)
+		}
+		if p.Name == "qos0" {
+			for _, s := range front.Solutions {
+				if s.Train.QoSP90 < q {
+					t.Errorf("qos0 picked qos_p90 %g, the front has %g", q, s.Train.QoSP90)
+					break
+				}
+			}
+		}
+	}
+
+	f, err := os.Open(filepath.Join(dir, tuner.FrontCSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != len(front.Solutions)+1 {
+		t.Errorf("front.csv has %d rows, want %d + header", len(recs), len(front.Solutions))
+	}
+	rows, names := readParquet(t, filepath.Join(dir, tuner.FrontParquet))
+	if len(rows) != len(front.Solutions) {
+		t.Errorf("front.parquet has %d rows, want %d", len(rows), len(front.Solutions))
+	} else if got, want := rows[0][names["test.off_node_seconds"]].Double(), float64(front.Solutions[0].Test.OffNodeSeconds); got != want {
+		t.Errorf("front.parquet row 0 test.off_node_seconds = %v, want %v", got, want)
+	}
+
+	if _, err := tuner.Tune(context.Background(), o); err == nil {
+		t.Error("second run into the same directory without Force: no error")
+	}
+}
+
+// TestTuneResume interrupts a tuning run after its second generation and
+// resumes it: front.json must equal an uninterrupted run's byte for byte.
+func TestTuneResume(t *testing.T) {
+	base := t.TempDir()
+	whole := smallTune(t, filepath.Join(base, "whole"))
+	if _, err := tuner.Tune(context.Background(), whole); err != nil {
+		t.Fatal(err)
+	}
+
+	cut := smallTune(t, filepath.Join(base, "cut"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cut.Settings.Recorders = []tuner.Recorder{tuner.RecorderFunc(func(s *tuner.Status) error {
+		if s.Generation == 2 {
+			cancel()
+		}
+		return nil
+	})}
+	out, err := tuner.Tune(ctx, cut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.Interrupted || !out.Meta.Interrupted {
+		t.Fatal("cancelled run not marked interrupted")
+	}
+	cut.Settings.Recorders = nil
+	cut.Resume = true
+	if _, err := tuner.Tune(context.Background(), cut); err != nil {
+		t.Fatal(err)
+	}
+	a, err := os.ReadFile(filepath.Join(base, "whole", tuner.FrontJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(base, "cut", tuner.FrontJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Error("resumed front.json differs from the uninterrupted run's")
+	}
+}
+
+// readParquet returns the rows of a Parquet file and its column indexes.
+func readParquet(t *testing.T, path string) ([]parquet.Row, map[string]int) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]int{}
+	for i, fld := range pf.Schema().Fields() {
+		names[fld.Name()] = i
+	}
+	r := parquet.NewReader(pf)
+	defer r.Close()
+	rows := make([]parquet.Row, pf.NumRows())
+	n, err := r.ReadRows(rows)
+	if err != nil && n != len(rows) {
+		t.Fatal(err)
+	}
+	return rows[:n], names
+}
