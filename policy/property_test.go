@@ -158,6 +158,7 @@ func TestPolicyProperties(t *testing.T) {
 					t.Fatalf("not pure at %d:\n%+v\n%+v\n%+v", v.Now, d, d2, d3)
 				}
 				checkWake(t, p, v, d, rng)
+				checkPlace(t, p, v, rng)
 			}
 		})
 	}
@@ -215,5 +216,22 @@ func TestPolicyNoAllocation(t *testing.T) {
 				t.Errorf("%v allocations per 50 decisions; want 0", allocs)
 			}
 		})
+	}
+}
+
+// checkPlace asserts that a Placer only reorders the candidates.
+func checkPlace(t *testing.T, p Policy, v *View, rng *rand.Rand) {
+	t.Helper()
+	pl, ok := p.(Placer)
+	if !ok {
+		return
+	}
+	cands := rng.Perm(len(v.Nodes))
+	before := slices.Clone(cands)
+	pl.Place(v, &QueuedJob{Slots: 1}, cands)
+	slices.Sort(cands)
+	slices.Sort(before)
+	if !slices.Equal(cands, before) {
+		t.Fatalf("Place changed the candidate set")
 	}
 }

@@ -5,7 +5,7 @@ import "fmt"
 // All returns the specs of every policy, in the order `ecotune policies`
 // lists them.
 func All() []Spec {
-	return []Spec{
+	specs := []Spec{
 		alwaysOnSpec(),
 		alwaysOffSpec(),
 		randomSpec(),
@@ -21,6 +21,7 @@ func All() []Spec {
 		breakEvenOracleSpec(),
 		oracleSpec(),
 	}
+	return append(specs, freqSpecs()...)
 }
 
 // Lookup returns the spec of the policy called name.
