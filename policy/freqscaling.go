@@ -210,4 +210,3 @@ func (p *freqScaling) Place(v *View, _ *QueuedJob, candidates []int) {
 		return cmp.Or(sign*cmp.Compare(fa, fb), cmp.Compare(a, b))
 	})
 }
-
