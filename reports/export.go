@@ -102,13 +102,15 @@ func Slurm(rs *policy.RuleSet) SlurmConfig {
 
 func slurmIdleTimeout(rs *policy.RuleSet) SlurmConfig {
 	p := rs.Policy.Params
-	var bootS, downS int64
+	var bootS, downS, nodes int64
 	for _, g := range rs.Cluster {
 		bootS, downS = max(bootS, g.Model.BootS), max(downS, g.Model.ShutdownS)
+		nodes += int64(g.Count)
 	}
 	resumeRate := int64(0)
 	var unmapped []string
-	if mb := int64(p["max_booting"]); mb > 0 {
+	// max_booting of at least the node count limits nothing.
+	if mb := int64(p["max_booting"]); mb > 0 && mb < nodes {
 		resumeRate = max(1, mb*60/max(bootS, 1))
 		unmapped = append(unmapped, fmt.Sprintf(
 			"max_booting=%d (at most %d nodes booting at once) has no Slurm equivalent: ResumeRate=%d nodes/minute approximates it as %d boots per %d s boot",

@@ -130,6 +130,10 @@ func TestSlurm(t *testing.T) {
 		{"spare and max_booting", policy.Config{Name: "idle-timeout", Params: map[string]float64{"idle_timeout": 600, "spare": 4, "max_booting": 10}}, []string{
 			"SuspendTime=600", "SuspendRate=0", "ResumeRate=1", "ResumeTimeout=1110", "SuspendTimeout=480", "SuspendExcNodes=node[1-128]:4",
 		}, "max_booting=10"},
+		// 200 booting at once on 128 nodes is no limit.
+		{"max_booting above the nodes", policy.Config{Name: "idle-timeout", Params: map[string]float64{"idle_timeout": 600, "spare": 0, "max_booting": 200}}, []string{
+			"SuspendTime=600", "SuspendRate=0", "ResumeRate=0", "ResumeTimeout=1110", "SuspendTimeout=480",
+		}, "SuspendProgram"},
 		{"always-on", policy.Config{Name: "always-on"}, []string{"SuspendTime=INFINITE"}, "none"},
 		{"other", policy.Config{Name: "always-off"}, nil, "does not map"},
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -95,16 +94,16 @@ func runCompare(c *cli.Context) error {
 	}
 	switch {
 	case c.Bool("json"):
-		return json.NewEncoder(os.Stdout).Encode(cmp)
+		return json.NewEncoder(c.App.Writer).Encode(cmp)
 	case c.Bool("csv"):
 		b, err := cmp.CSV()
 		if err != nil {
 			return err
 		}
-		_, err = os.Stdout.Write(b)
+		_, err = c.App.Writer.Write(b)
 		return err
 	}
-	_, err = os.Stdout.Write(cmp.Markdown())
+	_, err = c.App.Writer.Write(cmp.Markdown())
 	return err
 }
 

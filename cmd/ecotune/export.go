@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -34,8 +33,8 @@ func exportCommand() *cli.Command {
 		UsageText:   "ecotune export RUN_DIR --pick PRESET|ROW -o rules.json [--slurm] [--force] [--json]",
 		Description: exportHelp,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "pick", Required: true, Usage: "preset name or front row"},
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "rule-set file to write"},
+			&cli.StringFlag{Name: "pick", Usage: "preset name or front row (required)"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "rule-set file to write (required)"},
 			&cli.BoolFlag{Name: "slurm", Usage: "also print the slurm.conf power-saving lines"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite an existing file"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (path, rule set, slurm)"},
@@ -45,10 +44,17 @@ func exportCommand() *cli.Command {
 }
 
 func runExport(c *cli.Context) error {
-	if c.NArg() != 1 {
+	args, err := positionalArgs(c)
+	if err != nil {
+		return err
+	}
+	if len(args) != 1 {
 		return errors.New("export: want one RUN_DIR")
 	}
-	run, err := reports.LoadRun(c.Args().First())
+	if err := requireFlags(c, "pick", "output"); err != nil {
+		return err
+	}
+	run, err := reports.LoadRun(args[0])
 	if err != nil {
 		return err
 	}
@@ -70,16 +76,17 @@ func runExport(c *cli.Context) error {
 		slurm = &s
 	}
 	if c.Bool("json") {
-		return json.NewEncoder(os.Stdout).Encode(map[string]any{"path": out, "rule_set": rs, "slurm": slurm})
+		return json.NewEncoder(c.App.Writer).Encode(map[string]any{"path": out, "rule_set": rs, "slurm": slurm})
 	}
-	fmt.Fprintf(os.Stderr, "wrote %s (%s, %s)\n", out, rs.Policy.Name, pick.Label)
+	fmt.Fprintf(c.App.ErrWriter, "wrote %s (%s, %s)\n", out, rs.Policy.Name, pick.Label)
 	if slurm != nil {
-		fmt.Printf("# slurm.conf power saving for %s (%s), from %s\n", rs.Policy.Name, pick.Label, run.Dir)
+		fmt.Fprintf(c.App.Writer, "# slurm.conf power saving for %s (%s), from %s\n", rs.Policy.Name, pick.Label, run.Dir)
 		for _, l := range slurm.Lines {
-			fmt.Println(l)
+			fmt.Fprintln(c.App.Writer, l)
 		}
+		fmt.Fprintln(c.App.Writer, "# What Slurm cannot express:")
 		for _, u := range slurm.Unmapped {
-			fmt.Println("# not expressible in Slurm: " + u)
+			fmt.Fprintln(c.App.Writer, "#   "+u)
 		}
 	}
 	return nil

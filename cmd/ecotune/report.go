@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -47,7 +46,11 @@ func reportCommand() *cli.Command {
 }
 
 func runReport(c *cli.Context) error {
-	if c.NArg() != 1 {
+	args, err := positionalArgs(c)
+	if err != nil {
+		return err
+	}
+	if len(args) != 1 {
 		return errors.New("report: want one RUN_DIR")
 	}
 	from, err := reports.ParseTime(c.String("from"))
@@ -58,7 +61,7 @@ func runReport(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	path, err := reports.Write(c.Args().First(), reports.Options{
+	path, err := reports.Write(args[0], reports.Options{
 		Pick: c.String("pick"), From: from, To: to, OutDir: c.String("output"),
 		Force: c.Bool("force"), NoTimeline: c.Bool("no-timeline"),
 	})
@@ -66,8 +69,8 @@ func runReport(c *cli.Context) error {
 		return err
 	}
 	if c.Bool("json") {
-		return json.NewEncoder(os.Stdout).Encode(map[string]string{"html": path})
+		return json.NewEncoder(c.App.Writer).Encode(map[string]string{"html": path})
 	}
-	fmt.Println(path)
+	fmt.Fprintln(c.App.Writer, path)
 	return nil
 }

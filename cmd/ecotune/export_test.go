@@ -1,0 +1,162 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner"
+)
+
+// writeRunDir stores a small run of idle-timeout on the four 2-slot nodes
+// of recordedViews: two solutions, presets qos0 (row 1) and qos0.1 (row 0).
+func writeRunDir(t *testing.T) (string, *tuner.Front) {
+	t.Helper()
+	sol := func(timeout, spare float64, qos float64, off int64) tuner.Solution {
+		s := objectives.Scores{Jobs: 10, QoSP90: qos, OffNodeSeconds: off, Reconfigurations: 12, EnergyKWh: 3}
+		return tuner.Solution{Config: policy.Config{Name: "idle-timeout", Params: map[string]float64{"idle_timeout": timeout, "spare": spare, "max_booting": 0}},
+			Train: s, Test: &s}
+	}
+	f := &tuner.Front{Policy: "idle-timeout", ParamNames: []string{"idle_timeout", "spare", "max_booting"},
+		Objectives: []tuner.Objective{{Name: objectives.QoSP90}, {Name: objectives.OffNodeSeconds, Maximize: true}},
+		Solutions:  []tuner.Solution{sol(600, 0, 0.08, 5000), sol(3600, 1, 0, 2000)}}
+	m := &tuner.RunMeta{Version: "test", Seed: 3, Policy: "idle-timeout", Trace: "t.swf", Split: "chronological jobs 0.7",
+		Cluster:   sim.Cluster{Groups: []sim.NodeGroup{{Name: "node", Count: 4, Slots: 2, GFLOPS: 50, Model: testModel}}},
+		Scheduler: sim.FCFS,
+		Presets:   []tuner.PresetChoice{{Name: "qos0", Feasible: true, Row: 1}, {Name: "qos0.1", Bound: 0.1, Resolved: 0.1, Feasible: true, Row: 0}}}
+	dir := t.TempDir()
+	for name, v := range map[string]any{tuner.RunJSON: m, tuner.FrontJSON: f} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, f
+}
+
+// ecotune export, then ecotune decide on recorded cluster states, decides
+// exactly as the run's solution does.
+func TestExportThenDecide(t *testing.T) {
+	dir, front := writeRunDir(t)
+	for _, pick := range []struct {
+		name string
+		row  int
+	}{{"qos0", 1}, {"qos0.1", 0}, {"0", 0}} {
+		rules := filepath.Join(t.TempDir(), "rules.json")
+		out, err := runApp(t, "export", dir, "--pick", pick.name, "-o", rules, "--json")
+		if err != nil {
+			t.Fatalf("export --pick %s: %v\n%s", pick.name, err, out)
+		}
+		var printed struct {
+			Path string `json:"path"`
+		}
+		if err := json.Unmarshal([]byte(out), &printed); err != nil || printed.Path != rules {
+			t.Fatalf("export --json printed %q (%v)", out, err)
+		}
+		want, err := policy.New(front.Solutions[pick.row].Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range recordedViews() {
+			state := filepath.Join(t.TempDir(), "state.json")
+			b, err := json.Marshal(policy.StateOf(v))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(state, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, err := runApp(t, "decide", "--rules", rules, "--state", state, "--json")
+			if err != nil {
+				t.Fatalf("decide: %v\n%s", err, out)
+			}
+			var got policy.DecisionOut
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatal(err)
+			}
+			var d policy.Decision
+			d.Reset()
+			want.Decide(v, &d)
+			if exp := d.Out(want, v); !reflect.DeepEqual(got, exp) {
+				t.Errorf("pick %s, state %d: decide says %+v, the run's solution %+v", pick.name, i, got, exp)
+			}
+		}
+	}
+}
+
+func TestExportSlurmLines(t *testing.T) {
+	dir, _ := writeRunDir(t)
+	out, err := runApp(t, "export", dir, "--pick", "qos0", "-o", filepath.Join(t.TempDir(), "r.json"), "--slurm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"SuspendTime=3600\n", "SuspendExcNodes=node[1-4]:1\n", "# What Slurm cannot express:\n"} {
+		if !strings.Contains(out, line) {
+			t.Errorf("output lacks %q:\n%s", line, out)
+		}
+	}
+}
+
+func TestReportCommand(t *testing.T) {
+	dir, _ := writeRunDir(t)
+	out, err := runApp(t, "report", dir, "--no-timeline", "--json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var printed map[string]string
+	if err := json.Unmarshal([]byte(out), &printed); err != nil {
+		t.Fatalf("report --json printed %q: %v", out, err)
+	}
+	if _, err := os.Stat(printed["html"]); err != nil {
+		t.Error(err)
+	}
+	if _, err := runApp(t, "report", dir, "--no-timeline"); err == nil {
+		t.Error("second report without --force: no error")
+	}
+}
+
+// ecotune compare on the embedded NASA-iPSC trace lists every policy; the
+// always-on row uses 52.93 MWh.
+func TestCompareCommandNASA(t *testing.T) {
+	out, err := runApp(t, "compare", "--json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var cmp struct {
+		AlwaysOnKWh float64 `json:"always_on_kwh"`
+		Rows        []struct {
+			Label     string  `json:"label"`
+			Policy    string  `json:"policy"`
+			EnergyKWh float64 `json:"energy_kwh"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(out), &cmp); err != nil {
+		t.Fatal(err)
+	}
+	specs := policy.All()
+	if len(cmp.Rows) != len(specs) {
+		t.Fatalf("%d rows, want %d", len(cmp.Rows), len(specs))
+	}
+	for i, s := range specs {
+		if cmp.Rows[i].Policy != s.Name {
+			t.Errorf("row %d: %s, want %s", i, cmp.Rows[i].Policy, s.Name)
+		}
+		if s.Name == "always-on" && math.Round(cmp.Rows[i].EnergyKWh/10)/100 != 52.93 {
+			t.Errorf("always-on: %.2f kWh, want 52.93 MWh", cmp.Rows[i].EnergyKWh)
+		}
+	}
+	md, err := runApp(t, "compare", "--policies", "always-on")
+	if err != nil || !strings.Contains(md, "| always-on | 0 | 52933.41 |") {
+		t.Errorf("markdown (%v):\n%s", err, md)
+	}
+}
