@@ -236,22 +236,19 @@ func (r *slurmReader) Next() (Job, error) {
 			continue
 		}
 		if err := r.step(); err != nil {
-			if r.opt.Lenient && !isIOErr(err) {
-				if pe, ok := err.(*ParseError); ok {
-					acctSkip(&r.meta, slurmReasonOf(pe))
-					continue
-				}
+			var pe *ParseError
+			if r.opt.Lenient && errors.As(err, &pe) && !errors.Is(err, slurmErrHeader) {
+				acctSkip(&r.meta, slurmReasonOf(pe))
+				continue
 			}
 			r.err = err
 		}
 	}
 }
 
-// isIOErr reports errors that are not about a record's content.
-func isIOErr(err error) bool {
-	_, ok := err.(*ParseError)
-	return !ok
-}
+// slurmErrHeader marks a header the reader cannot use: fatal in lenient
+// mode too.
+var slurmErrHeader = errors.New("unusable header")
 
 // slurmErrTruncated marks a record cut short (by the end of the log or by
 // a line that is a whole record by itself).
@@ -302,17 +299,20 @@ func (r *slurmReader) readHeader(first []byte) (isHeader bool, err error) {
 	}
 	r.col, err = slurmFindColumns(r.names)
 	if err != nil {
-		return isHeader, &ParseError{File: r.file, Line: r.lines.line, Err: err}
+		return isHeader, &ParseError{File: r.file, Line: r.lines.line, Err: fmt.Errorf("%w: %w", slurmErrHeader, err)}
 	}
 	return isHeader, nil
 }
 
 // slurmIsHeader reports whether a first line names columns: every field
-// is a word and one of them is a column sacct knows.
+// is a word starting with a letter and one of them is a column sacct knows.
 func slurmIsHeader(fields []string) bool {
 	known := false
 	for _, f := range fields {
 		name := strings.ToLower(strings.TrimSpace(f))
+		if name == "" || name[0] < 'a' || name[0] > 'z' {
+			return false
+		}
 		for _, c := range name {
 			if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
 				return false
