@@ -90,21 +90,14 @@ func viewPowered(s policy.NodeState) int {
 func (s *Simulator) takeSlots(i int, k int32) {
 	st := &s.st
 	n := &st.view.Nodes[i]
-	f := st.free[i] - k
-	st.free[i] = f
-	if f == 0 {
+	if st.free[i] -= k; st.free[i] == 0 {
 		st.freeSet.clear(i)
 	}
-	a := &st.acct[s.nodeGroup[i]]
-	a.busySlots[n.Freq] += int64(k)
 	if n.BusySlots == 0 {
-		a.inState[policy.Idle]--
-		a.inState[policy.Busy]++
-		n.State = policy.Busy
-		n.Since = st.now
-		s.logChange(i, policy.Busy)
+		s.idleToBusy(i)
 	}
 	n.BusySlots += int(k)
+	st.acct[s.nodeGroup[i]].busySlots[n.Freq] += int64(k)
 }
 
 // releaseSlots frees k slots of node i when a job ends; the caller keeps
@@ -116,17 +109,33 @@ func (s *Simulator) releaseSlots(i int, k int32) {
 		st.freeSet.set(i)
 	}
 	st.free[i] += k
-	a := &st.acct[s.nodeGroup[i]]
-	a.busySlots[n.Freq] -= int64(k)
-	n.BusySlots -= int(k)
-	if n.BusySlots == 0 {
-		a.inState[policy.Busy]--
-		a.inState[policy.Idle]++
-		n.State = policy.Idle
-		n.Since = st.now
-		n.IdleSince = st.now
-		s.logChange(i, policy.Idle)
+	st.acct[s.nodeGroup[i]].busySlots[n.Freq] -= int64(k)
+	if n.BusySlots -= int(k); n.BusySlots == 0 {
+		s.busyToIdle(i)
 	}
+}
+
+func (s *Simulator) idleToBusy(i int) {
+	st := &s.st
+	n := &st.view.Nodes[i]
+	a := &st.acct[s.nodeGroup[i]]
+	a.inState[policy.Idle]--
+	a.inState[policy.Busy]++
+	n.State = policy.Busy
+	n.Since = st.now
+	s.logChange(i, policy.Busy)
+}
+
+func (s *Simulator) busyToIdle(i int) {
+	st := &s.st
+	n := &st.view.Nodes[i]
+	a := &st.acct[s.nodeGroup[i]]
+	a.inState[policy.Busy]--
+	a.inState[policy.Idle]++
+	n.State = policy.Idle
+	n.Since = st.now
+	n.IdleSince = st.now
+	s.logChange(i, policy.Idle)
 }
 
 func (s *Simulator) logChange(i int, to policy.NodeState) {

@@ -77,10 +77,9 @@ func (s *Simulator) backfill() {
 	st := &s.st
 	shadow, extra := s.reservation(int(s.jobs[st.queue.key(0)].slots))
 	for i := 1; i < st.queue.len() && st.avail > 0; {
-		j := &s.jobs[st.queue.key(i)]
-		slots := int(j.slots)
+		slots := st.queue.at(i).Slots
 		if slots <= st.avail {
-			early := st.now+j.est <= shadow
+			early := st.now+s.jobs[st.queue.key(i)].est <= shadow
 			if early || slots <= extra {
 				if !early {
 					extra -= slots
