@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -247,18 +248,28 @@ func addReferences(p *plot.Plot, m *tuner.RunMeta, x, y string, s split) error {
 	return nil
 }
 
+// addPresets marks the presets' solutions, one label per solution:
+// presets resolved to the same row share it ("qos0, qos0.1").
 func addPresets(p *plot.Plot, r *Run, x, y string, s split) error {
+	var rows []int
+	labels := map[int][]string{}
 	for _, pc := range r.Meta.Presets {
-		sol := r.Front.Solutions[pc.Row]
-		pt, ok := point(s.of(sol.Train, sol.Test), x, y)
-		if !ok {
-			continue
+		if _, seen := labels[pc.Row]; !seen {
+			rows = append(rows, pc.Row)
 		}
 		label := pc.Name
 		if !pc.Feasible {
 			label += " (infeasible)"
 		}
-		if err := addMarked(p, pt, label, presetGlyph, colPreset); err != nil {
+		labels[pc.Row] = append(labels[pc.Row], label)
+	}
+	for _, row := range rows {
+		sol := r.Front.Solutions[row]
+		pt, ok := point(s.of(sol.Train, sol.Test), x, y)
+		if !ok {
+			continue
+		}
+		if err := addMarked(p, pt, strings.Join(labels[row], ", "), presetGlyph, colPreset); err != nil {
 			return err
 		}
 	}

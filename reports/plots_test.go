@@ -114,3 +114,20 @@ func TestCompact(t *testing.T) {
 		}
 	}
 }
+
+// Presets resolved to one solution share one label.
+func TestPresetsSharingARow(t *testing.T) {
+	r := testRun()
+	r.Meta.Presets[1].Row = 4 // qos0.1 now on qos0's row
+	figs, err := FrontFigures(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, err := figs[0].Render(SVG)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(svg, []byte(">qos0 (infeasible), qos0.1<")); n != 2 {
+		t.Errorf("shared label drawn %d times, want once per panel", n)
+	}
+}
