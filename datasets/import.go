@@ -2,9 +2,7 @@ package datasets
 
 import (
 	"fmt"
-	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,14 +16,14 @@ type ImportOptions struct {
 	Force bool // replace an existing output
 	// RunJobs bounds the jobs held in memory: longer inputs are sorted in
 	// runs of this many jobs, spilled to temporary files and merged.
-	// 0 means DefaultRunJobs.
+	// 0 means DefaultRunJobs (262,144 jobs, about 30 MB).
 	RunJobs int
 	// TempDir holds the spilled runs; "" means the output's directory.
 	TempDir string
 }
 
-// DefaultRunJobs is the default ImportOptions.RunJobs: about 100 MB of jobs.
-const DefaultRunJobs = 1 << 20
+// DefaultRunJobs is the default ImportOptions.RunJobs.
+const DefaultRunJobs = 1 << 18
 
 // Import reads raw logs and writes them as one canonical Parquet trace at
 // out, the same trace ReadLogs would return, in memory bounded by
@@ -55,7 +53,7 @@ func Import(paths []string, out string, opt ImportOptions) (Meta, error) {
 		return Meta{}, err
 	}
 	v := newValidator(meta.Procs)
-	sink := newJobSink(newParquetJobWriter(file, &parquet.Zstd))
+	sink := newJobSink(newParquetJobWriter(file, &parquet.Zstd, parquetRowGroup))
 	err = runs.each(func(j Job) error {
 		if !v.keep(&j) {
 			return nil
@@ -106,218 +104,6 @@ func (s *jobSink) close(meta Meta) error {
 	}
 	return closeParquetJobWriter(s.w, meta)
 }
-
-// A runSorter sorts a stream of jobs in bounded memory: it holds up to max
-// jobs, spilling each full buffer, sorted, to a temporary Parquet file;
-// each then yields all jobs in order, merging the runs.
-type runSorter struct {
-	max  int
-	buf  []Job
-	dir  string // parent of the runs' directory
-	tmp  string // the runs' directory, made at the first spill
-	runs []string
-}
-
-func newRunSorter(maxJobs int, dir string) *runSorter {
-	if maxJobs <= 0 {
-		maxJobs = DefaultRunJobs
-	}
-	return &runSorter{max: maxJobs, dir: dir}
-}
-
-func (s *runSorter) add(j Job) error {
-	if s.buf == nil {
-		s.buf = make([]Job, 0, min(s.max, 1<<16))
-	}
-	s.buf = append(s.buf, j)
-	if len(s.buf) >= s.max {
-		return s.spill()
-	}
-	return nil
-}
-
-// spill writes the buffer, sorted, as the next run.
-func (s *runSorter) spill() error {
-	if s.tmp == "" {
-		tmp, err := os.MkdirTemp(s.dir, ".ecotune-runs-*")
-		if err != nil {
-			return fmt.Errorf("import: %w", err)
-		}
-		s.tmp = tmp
-	}
-	sortJobs(s.buf)
-	f, err := os.CreateTemp(s.tmp, "run-*.parquet")
-	if err != nil {
-		return fmt.Errorf("import: %w", err)
-	}
-	s.runs = append(s.runs, f.Name())
-	sink := newJobSink(newParquetJobWriter(f, &parquet.Snappy))
-	for _, j := range s.buf {
-		if err = sink.add(j); err != nil {
-			break
-		}
-	}
-	if err == nil {
-		err = sink.close(Meta{})
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	s.buf = s.buf[:0]
-	if err != nil {
-		return fmt.Errorf("import: spill run: %w", err)
-	}
-	return nil
-}
-
-// each calls fn with every job added, in order (submit, ID, then order of
-// addition).
-func (s *runSorter) each(fn func(Job) error) error {
-	if len(s.runs) == 0 {
-		sortJobs(s.buf)
-		for _, j := range s.buf {
-			if err := fn(j); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	if len(s.buf) > 0 {
-		if err := s.spill(); err != nil {
-			return err
-		}
-	}
-	s.buf = nil
-	return mergeRuns(s.runs, fn)
-}
-
-func (s *runSorter) cleanup() {
-	if s.tmp != "" {
-		os.RemoveAll(s.tmp)
-	}
-}
-
-// A runCursor reads one sorted run in batches.
-type runCursor struct {
-	f     *os.File
-	r     *parquet.GenericReader[Job]
-	batch []Job
-	pos   int
-	index int // the run's place in spill order, which breaks ties
-}
-
-func openRun(path string, index int) (*runCursor, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	c := &runCursor{f: f, r: parquet.NewGenericReader[Job](f), batch: make([]Job, 0, parquetBatch), index: index}
-	return c, nil
-}
-
-// advance moves to the next job; it reports false at the end of the run.
-func (c *runCursor) advance() (bool, error) {
-	c.pos++
-	if c.pos < len(c.batch) {
-		return true, nil
-	}
-	n, err := c.r.Read(c.batch[:cap(c.batch)])
-	c.batch, c.pos = c.batch[:n], 0
-	if err != nil && err != io.EOF {
-		return false, fmt.Errorf("import: read run: %w", err)
-	}
-	return n > 0, nil
-}
-
-func (c *runCursor) head() Job { return c.batch[c.pos] }
-
-func (c *runCursor) close() {
-	c.r.Close()
-	c.f.Close()
-}
-
-// mergeRuns calls fn with the jobs of the sorted runs in order, ties going
-// to the earlier run, keeping a binary min-heap of the runs' heads.
-func mergeRuns(paths []string, fn func(Job) error) error {
-	heap := make([]*runCursor, 0, len(paths))
-	defer func() {
-		for _, c := range heap {
-			c.close()
-		}
-	}()
-	for i, p := range paths {
-		c, err := openRun(p, i)
-		if err != nil {
-			return err
-		}
-		c.pos = -1
-		ok, err := c.advance()
-		if err != nil {
-			c.close()
-			return err
-		}
-		if !ok {
-			c.close()
-			continue
-		}
-		heap = append(heap, c)
-		runHeapUp(heap, len(heap)-1)
-	}
-	for len(heap) > 0 {
-		top := heap[0]
-		if err := fn(top.head()); err != nil {
-			return err
-		}
-		ok, err := top.advance()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			top.close()
-			last := len(heap) - 1
-			heap[0] = heap[last]
-			heap = heap[:last]
-		}
-		runHeapDown(heap, 0)
-	}
-	return nil
-}
-
-func runLess(a, b *runCursor) bool {
-	if c := compareJobs(a.head(), b.head()); c != 0 {
-		return c < 0
-	}
-	return a.index < b.index
-}
-
-func runHeapUp(h []*runCursor, i int) {
-	for i > 0 {
-		parent := (i - 1) / 2
-		if !runLess(h[i], h[parent]) {
-			return
-		}
-		h[i], h[parent] = h[parent], h[i]
-		i = parent
-	}
-}
-
-func runHeapDown(h []*runCursor, i int) {
-	for {
-		least, l, r := i, 2*i+1, 2*i+2
-		if l < len(h) && runLess(h[l], h[least]) {
-			least = l
-		}
-		if r < len(h) && runLess(h[r], h[least]) {
-			least = r
-		}
-		if least == i {
-			return
-		}
-		h[i], h[least] = h[least], h[i]
-		i = least
-	}
-}
-
 // Summary is a one-line account of an import: source format, machine size
 // and the records skipped and adjusted, by reason.
 func Summary(m Meta) string {

@@ -73,3 +73,19 @@ func TestImportRefusesOverwrite(t *testing.T) {
 		t.Fatalf("forced import: %v", err)
 	}
 }
+
+// The run encoding keeps every field, Unknown values and any string.
+func TestRunRecordRoundTrip(t *testing.T) {
+	c := &runCursor{texts: map[string]string{}}
+	for _, j := range roundTripTrace().Jobs {
+		if err := c.decode(appendRunJob(nil, &j)); err != nil {
+			t.Fatal(err)
+		}
+		if c.job != j {
+			t.Errorf("decoded %+v, want %+v", c.job, j)
+		}
+	}
+	if err := c.decode([]byte{0x80}); err == nil {
+		t.Error("a truncated record decoded")
+	}
+}

@@ -20,7 +20,7 @@ const (
 	parquetMetaKey    = "ecotune.meta"
 	parquetVersionKey = "ecotune.trace_version"
 	parquetVersion    = "1"
-	parquetRowGroup   = 1 << 20 // rows per row group: bounds the writer's memory
+	parquetRowGroup   = 1 << 17 // rows per row group: bounds the writer's memory
 	parquetBatch      = 4096    // rows handed to the writer or read at a time
 )
 
@@ -28,7 +28,7 @@ var parquetMagic = []byte("PAR1")
 
 // WriteParquet writes t to w as a canonical Parquet trace.
 func WriteParquet(w io.Writer, t *Trace) error {
-	pw := newParquetJobWriter(w, &parquet.Zstd)
+	pw := newParquetJobWriter(w, &parquet.Zstd, parquetRowGroup)
 	for i := 0; i < len(t.Jobs); i += parquetBatch {
 		if _, err := pw.Write(t.Jobs[i:min(i+parquetBatch, len(t.Jobs))]); err != nil {
 			return fmt.Errorf("parquet: %w", err)
@@ -37,10 +37,10 @@ func WriteParquet(w io.Writer, t *Trace) error {
 	return closeParquetJobWriter(pw, t.Meta)
 }
 
-func newParquetJobWriter(w io.Writer, codec compress.Codec) *parquet.GenericWriter[Job] {
+func newParquetJobWriter(w io.Writer, codec compress.Codec, rowGroup int64) *parquet.GenericWriter[Job] {
 	return parquet.NewGenericWriter[Job](w,
 		parquet.Compression(codec),
-		parquet.MaxRowsPerRowGroup(parquetRowGroup),
+		parquet.MaxRowsPerRowGroup(rowGroup),
 	)
 }
 

@@ -332,7 +332,7 @@ func copySWF(w io.Writer, r Reader) error {
 // copyParquet writes the jobs of r, already sorted and valid, as a
 // canonical Parquet trace.
 func copyParquet(w io.Writer, r Reader) error {
-	sink := newJobSink(newParquetJobWriter(w, &parquet.Zstd))
+	sink := newJobSink(newParquetJobWriter(w, &parquet.Zstd, parquetRowGroup))
 	for {
 		j, err := r.Next()
 		if err == io.EOF {

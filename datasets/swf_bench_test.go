@@ -1,0 +1,93 @@
+package datasets
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkSWF parses the decompressed SDSC-SP2 log (5.6 MB, 59,715 jobs)
+// from memory: the SWF scanner alone, without gzip, validation or sorting.
+func BenchmarkSWF(b *testing.B) {
+	data := gunzipFile(b, tracePath(b, "SDSC-SP2-1998-4.2-cln.swf.gz"))
+	benchmarkSWF(b, func() io.Reader { return bytes.NewReader(data) }, int64(len(data)))
+}
+
+// BenchmarkSWF10M parses a 10-million-job synthetic SWF log from a file
+// (written once, about 650 MB). Set ECOTUNE_LONG=1 to run it.
+func BenchmarkSWF10M(b *testing.B) {
+	if os.Getenv("ECOTUNE_LONG") == "" {
+		b.Skip("set ECOTUNE_LONG=1 for the 10-million-job benchmark")
+	}
+	path := filepath.Join(b.TempDir(), "10m.swf")
+	if _, err := WriteSynth(path, SynthOptions{Jobs: 10_000_000, Nodes: 1024, Seed: 1}, false); err != nil {
+		b.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchmarkSWF(b, func() io.Reader {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { f.Close() })
+		return f
+	}, st.Size())
+}
+
+func benchmarkSWF(b *testing.B, open func() io.Reader, size int64) {
+	b.SetBytes(size)
+	b.ReportAllocs()
+	var jobs int64
+	for b.Loop() {
+		r, err := newSWFReader(open(), "bench.swf", ReadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			_, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			jobs++
+		}
+	}
+	b.ReportMetric(float64(jobs)/b.Elapsed().Seconds(), "jobs/s")
+}
+
+// BenchmarkOpenSDSCSP2 is the whole import into memory: gunzip, parse,
+// validate and sort.
+func BenchmarkOpenSDSCSP2(b *testing.B) {
+	path := tracePath(b, "SDSC-SP2-1998-4.2-cln.swf.gz")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Open(path, ReadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func gunzipFile(b *testing.B, path string) []byte {
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
+}
