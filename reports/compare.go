@@ -89,24 +89,23 @@ func Compare(tr *datasets.Trace, c sim.Cluster, entries []Entry, opt CompareOpti
 	if err != nil {
 		return nil, fmt.Errorf("reports: compare: %w", err)
 	}
-	on, err := runEntry(s, Entry{Label: AlwaysOn, Config: policy.Config{Name: AlwaysOn}}, nil)
+	on, err := runEntry(s, Entry{Label: AlwaysOn, Config: policy.Config{Name: AlwaysOn}})
 	if err != nil {
 		return nil, err
 	}
-	future := futureOf(on)
 	cmp := &Comparison{
 		Trace: tr.Meta.Name, Jobs: len(tr.Jobs), Nodes: on.Nodes, Slots: on.Slots,
 		AlwaysOnKWh: objectives.Compute(on).EnergyKWh,
 	}
 	if _, err := policy.Lookup(Oracle); err == nil {
-		oracle, err := runEntry(s, Entry{Label: Oracle, Config: policy.Config{Name: Oracle}}, future)
+		oracle, err := runEntry(s, Entry{Label: Oracle, Config: policy.Config{Name: Oracle}})
 		if err != nil {
 			return nil, err
 		}
 		minimal := objectives.Compute(oracle).EnergyKWh
 		cmp.MinimalKWh = &minimal
 	}
-	results, err := runAll(tr, c, entries, opt, future)
+	results, err := runAll(tr, c, entries, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -138,23 +137,12 @@ func (cmp *Comparison) row(e Entry, sc objectives.Scores) CompareRow {
 	return r
 }
 
-// futureOf is the future a clairvoyant policy is told: every job as it
-// ran under always-on.
-func futureOf(on *sim.Result) []policy.FutureJob {
-	f := make([]policy.FutureJob, len(on.Jobs))
-	for i, j := range on.Jobs {
-		f[i] = policy.FutureJob{Submit: j.Submit, Start: j.Start, End: j.End, Slots: j.Slots}
-	}
-	return f
-}
-
-func runEntry(s *sim.Simulator, e Entry, future []policy.FutureJob) (*sim.Result, error) {
+// runEntry simulates one entry; the simulator tells a clairvoyant policy
+// the future itself.
+func runEntry(s *sim.Simulator, e Entry) (*sim.Result, error) {
 	p, err := policy.New(e.Config)
 	if err != nil {
 		return nil, fmt.Errorf("reports: compare %s: %w", e.Label, err)
-	}
-	if cv, ok := p.(policy.Clairvoyant); ok {
-		cv.SetFuture(future)
 	}
 	res, err := s.Run(p)
 	if err != nil {
@@ -165,7 +153,7 @@ func runEntry(s *sim.Simulator, e Entry, future []policy.FutureJob) (*sim.Result
 
 // runAll simulates every entry on a pool of workers, each with its own
 // simulator; results[i] is entry i's.
-func runAll(tr *datasets.Trace, c sim.Cluster, entries []Entry, opt CompareOptions, future []policy.FutureJob) ([]*sim.Result, error) {
+func runAll(tr *datasets.Trace, c sim.Cluster, entries []Entry, opt CompareOptions) ([]*sim.Result, error) {
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -185,7 +173,7 @@ func runAll(tr *datasets.Trace, c sim.Cluster, entries []Entry, opt CompareOptio
 					errs[i] = fmt.Errorf("reports: compare: %w", err)
 					continue
 				}
-				results[i], errs[i] = runEntry(s, entries[i], future)
+				results[i], errs[i] = runEntry(s, entries[i])
 			}
 		}()
 	}
@@ -202,14 +190,8 @@ var compareHeader = []string{"policy", "boots+shutdowns", "energy_kwh", "minimal
 	"saved_kwh", "saved_kwh_per_switch", "qos_p90", "mean_wait_s"}
 
 func (r CompareRow) cells(f func(float64) string) []string {
-	opt := func(v *float64) string {
-		if v == nil {
-			return ""
-		}
-		return f(*v)
-	}
-	return []string{r.Label, strconv.FormatInt(r.BootsShutdowns, 10), f(r.EnergyKWh), opt(r.MinimalKWh),
-		opt(r.ConsumedPct), f(r.SavedKWh), opt(r.SavedPerSwitchKWh), f(r.QoSP90), f(r.MeanWait)}
+	return []string{r.Label, strconv.FormatInt(r.BootsShutdowns, 10), f(r.EnergyKWh), optional(r.MinimalKWh, f),
+		optional(r.ConsumedPct, f), f(r.SavedKWh), optional(r.SavedPerSwitchKWh, f), f(r.QoSP90), f(r.MeanWait)}
 }
 
 // Markdown renders the comparison as a Markdown table, kWh to two

@@ -25,13 +25,14 @@ type HoldoutRow struct {
 	Test     *objectives.Scores `json:"test,omitempty"`
 	// KWh is the energy of the solution.
 	KWh float64 `json:"energy_kwh"`
-	// SavedKWh is always-on's energy minus KWh (0 when the run has no
-	// always-on reference); SavedPct is it as a percentage of always-on's.
-	SavedKWh float64 `json:"saved_kwh"`
-	SavedPct float64 `json:"saved_pct"`
+	// SavedKWh is always-on's energy minus KWh; SavedPct is it as a
+	// percentage of always-on's. Nil when the run has no always-on
+	// reference on that split.
+	SavedKWh *float64 `json:"saved_kwh"`
+	SavedPct *float64 `json:"saved_pct"`
 	// AboveOracleKWh is KWh minus the oracle's energy: the distance to
-	// the clairvoyant bound (0 when the run has no oracle reference).
-	AboveOracleKWh float64 `json:"above_oracle_kwh"`
+	// the clairvoyant bound (nil when the run has no oracle reference).
+	AboveOracleKWh *float64 `json:"above_oracle_kwh"`
 	// EnergySplit says which split the energy figures are on.
 	EnergySplit string `json:"energy_split"`
 }
@@ -75,13 +76,16 @@ func holdoutRow(r *Run, i int) HoldoutRow {
 	}
 	row.KWh, row.EnergySplit = eval.EnergyKWh, split
 	if on, ok := referenceOn(r.Meta, AlwaysOn, split); ok {
-		row.SavedKWh = on.EnergyKWh - eval.EnergyKWh
+		saved := on.EnergyKWh - eval.EnergyKWh
+		row.SavedKWh = &saved
 		if on.EnergyKWh > 0 {
-			row.SavedPct = 100 * row.SavedKWh / on.EnergyKWh
+			pct := 100 * saved / on.EnergyKWh
+			row.SavedPct = &pct
 		}
 	}
 	if or, ok := referenceOn(r.Meta, Oracle, split); ok {
-		row.AboveOracleKWh = eval.EnergyKWh - or.EnergyKWh
+		above := eval.EnergyKWh - or.EnergyKWh
+		row.AboveOracleKWh = &above
 	}
 	return row
 }

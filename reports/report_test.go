@@ -189,3 +189,45 @@ func TestTestSplit(t *testing.T) {
 		}
 	}
 }
+
+// Without an oracle reference the distance to the oracle is left blank,
+// not shown as 0.
+func TestHoldoutWithoutOracle(t *testing.T) {
+	r := testRun()
+	delete(r.Meta.References, Oracle)
+	rows := Holdout(r)
+	if rows[1].AboveOracleKWh != nil || rows[1].SavedKWh == nil || *rows[1].SavedKWh != 14 {
+		t.Errorf("qos0.1 row: above oracle %v, saved %v", rows[1].AboveOracleKWh, rows[1].SavedKWh)
+	}
+	rep, err := Build(r, Options{NoTimeline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := rep.CSV()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "qos0.1,0.1,false,0.1,yes,3,0.08,500000,150,0.12,200000,60,test,56,14,20,\n"; !strings.Contains(string(b), want) {
+		t.Errorf("csv lacks %q:\n%s", want, b)
+	}
+}
+
+func TestWindow(t *testing.T) {
+	const day = 86400
+	tests := []struct {
+		from, to, tIni, tEnd int64
+		wantFrom, wantTo     int64
+	}{
+		{0, 0, 1000, 1000 + 5*day, 1000, 1000 + DefaultWindow},
+		{1000 + day, 0, 1000, 1000 + 5*day, 1000 + day, 1000 + day + DefaultWindow},
+		{0, 5000, 1000, 1000 + 5*day, 1000, 5000},
+		{500, 1000 + 9*day, 1000, 1000 + 5*day, 1000, 1000 + 5*day}, // clipped to the split
+		{0, 0, 1000, 2000, 1000, 2000},
+	}
+	for _, tt := range tests {
+		f, to := window(tt.from, tt.to, tt.tIni, tt.tEnd)
+		if f != tt.wantFrom || to != tt.wantTo {
+			t.Errorf("window(%d, %d, %d, %d) = [%d, %d), want [%d, %d)", tt.from, tt.to, tt.tIni, tt.tEnd, f, to, tt.wantFrom, tt.wantTo)
+		}
+	}
+}

@@ -66,10 +66,18 @@ func (rep *Report) holdoutTable(f func(float64) string) table {
 		row := []string{h.Preset, f(h.Bound), strconv.FormatBool(h.Relative), f(h.Resolved), feasible(h.Feasible), strconv.Itoa(h.Row)}
 		row = append(row, scoreCells(&h.Train, names, f)...)
 		row = append(row, scoreCells(h.Test, names, f)...)
-		row = append(row, h.EnergySplit, f(h.KWh), f(h.SavedKWh), f(h.SavedPct), f(h.AboveOracleKWh))
+		row = append(row, h.EnergySplit, f(h.KWh), optional(h.SavedKWh, f), optional(h.SavedPct, f), optional(h.AboveOracleKWh, f))
 		t.Rows = append(t.Rows, row)
 	}
 	return t
+}
+
+// optional formats *v, or "" when v is nil (a figure the run lacks).
+func optional(v *float64, f func(float64) string) string {
+	if v == nil {
+		return ""
+	}
+	return f(*v)
 }
 
 func feasible(ok bool) string {
