@@ -121,7 +121,7 @@ func acctReplaceLine(t *testing.T, text string, n int, old, new string) string {
 }
 
 // acctReadText reads the text of a file under testdata or the traces.
-func acctReadText(t *testing.T, path string) string {
+func acctReadText(t testing.TB, path string) string {
 	t.Helper()
 	b, err := io.ReadAll(acctOpen(t, path))
 	if err != nil {

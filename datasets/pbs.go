@@ -367,40 +367,44 @@ func (r *pbsReader) allocated(rec *pbsRecord, reqProcs int32) (int32, *ParseErro
 // "host/0-27" or "host/0-3,5".
 func pbsExecHost(v []byte) (int32, bool) {
 	var total int64
-	for _, part := range bytes.Split(v, []byte{'+'}) {
+	for rest, more := v, true; more; {
+		var part []byte
+		part, rest, more = bytes.Cut(rest, []byte{'+'})
 		slash := bytes.LastIndexByte(part, '/')
 		if slash <= 0 {
 			return 0, false
 		}
-		for _, spec := range bytes.Split(part[slash+1:], []byte{','}) {
-			switch {
-			case bytes.IndexByte(spec, '*') >= 0:
-				star := bytes.IndexByte(spec, '*')
-				n, ok := acctDigits(spec[star+1:])
-				if _, ok2 := acctDigits(spec[:star]); !ok || !ok2 {
-					return 0, false
-				}
-				total += n
-			case bytes.IndexByte(spec, '-') >= 0:
-				d := bytes.IndexByte(spec, '-')
-				a, ok1 := acctDigits(spec[:d])
-				b, ok2 := acctDigits(spec[d+1:])
-				if !ok1 || !ok2 || b < a {
-					return 0, false
-				}
-				total += b - a + 1
-			default:
-				if _, ok := acctDigits(spec); !ok {
-					return 0, false
-				}
-				total++
+		for specs, again := part[slash+1:], true; again; {
+			var spec []byte
+			spec, specs, again = bytes.Cut(specs, []byte{','})
+			n, ok := pbsCores(spec)
+			if !ok {
+				return 0, false
 			}
+			total += n
 			if total > 1<<31-1 {
 				return 0, false
 			}
 		}
 	}
 	return int32(total), true
+}
+
+// pbsCores counts the cores of one exec_host index spec: "3" one, "0-27"
+// 28, "0*13" 13.
+func pbsCores(spec []byte) (int64, bool) {
+	if first, count, ok := bytes.Cut(spec, []byte{'*'}); ok {
+		n, ok1 := acctDigits(count)
+		_, ok2 := acctDigits(first)
+		return n, ok1 && ok2
+	}
+	if lo, hi, ok := bytes.Cut(spec, []byte{'-'}); ok {
+		a, ok1 := acctDigits(lo)
+		b, ok2 := acctDigits(hi)
+		return b - a + 1, ok1 && ok2 && b >= a
+	}
+	_, ok := acctDigits(spec)
+	return 1, ok
 }
 
 // pbsSumKey adds up every "key=N" in v (exec_vnode's ncpus).
@@ -432,23 +436,25 @@ func pbsSumKey(v []byte, key string) (int32, bool) {
 // with a host name counts once when hostNames is set.
 func pbsChunks(v []byte, key string, hostNames bool) (int32, bool) {
 	var total int64
-	for _, part := range bytes.Split(v, []byte{'+'}) {
-		props := bytes.Split(part, []byte{':'})
-		count, ok := acctDigits(props[0])
+	for rest, more := v, true; more; {
+		var part []byte
+		part, rest, more = bytes.Cut(rest, []byte{'+'})
+		first, props, _ := bytes.Cut(part, []byte{':'})
+		count, ok := acctDigits(first)
 		if !ok {
-			if !hostNames && len(props[0]) > 0 && bytes.IndexByte(props[0], '=') < 0 {
+			if !hostNames && len(first) > 0 && bytes.IndexByte(first, '=') < 0 {
 				return 0, false
 			}
-			count = 1
+			count, props = 1, part
 		}
 		per := int64(1)
-		for _, p := range props {
-			if bytes.HasPrefix(p, []byte(key)) {
-				n, ok := acctDigits(p[len(key):])
-				if !ok {
+		for again := true; again; {
+			var p []byte
+			p, props, again = bytes.Cut(props, []byte{':'})
+			if value, found := bytes.CutPrefix(p, []byte(key)); found {
+				if per, ok = acctDigits(value); !ok {
 					return 0, false
 				}
-				per = n
 			}
 		}
 		total += count * per

@@ -1,0 +1,50 @@
+package datasets
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+)
+
+// acctBench reads data with the named reader b.N times, reporting MB/s,
+// jobs/s and allocations per job.
+func acctBench(b *testing.B, name string, data []byte) {
+	b.Helper()
+	f := acctFormat(b, name)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	var jobs int
+	for b.Loop() {
+		rd, err := f.NewReader(bytes.NewReader(data), "bench.log", ReadOptions{Format: name})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			_, err := rd.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			jobs++
+		}
+	}
+	b.ReportMetric(float64(jobs)/b.Elapsed().Seconds(), "jobs/s")
+}
+
+// BenchmarkSlurm reads the largest Slurm sample, XDMoD's phillips
+// reference data (4,285 records, 1.4 MB).
+func BenchmarkSlurm(b *testing.B) {
+	data := []byte(acctReadText(b, acctSample(b, "samples/slurm/xdmod_referencedata_phillips.log")))
+	acctBench(b, "slurm", data)
+}
+
+// BenchmarkPBS reads the PBS sample's 9 E records (TORQUE and PBS Pro,
+// every exec_host form) repeated to 4,500 records, about 2.6 MB: the only
+// real PBS log at hand is 5 KB.
+func BenchmarkPBS(b *testing.B) {
+	sample := acctReadText(b, acctSample(b, "samples/pbs/xdmod_accounting-logs.log"))
+	acctBench(b, "pbs", bytes.Repeat([]byte(sample), 500))
+}
