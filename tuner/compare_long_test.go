@@ -1,0 +1,103 @@
+package tuner_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner"
+)
+
+// TestCompareBaselines is the comparison, gated behind
+// ECOTUNE_LONG: on NASA-iPSC and SDSC-SP2 (70/30 chronological, EASY),
+// tune hgfs and each baseline with the same evaluation budget
+// (ECOTUNE_BUDGET, default 600 distinct evaluations, population 16 × 2
+// islands), then compare the test-split hypervolume (box: always-on and
+// the oracle on the test split) and the test off-seconds of the qos0.1
+// pick (absolute on NASA-iPSC, relative to always-on on SDSC-SP2, chosen
+// on the train split). The table goes to the log and to
+// ECOTUNE_COMPARE_OUT if set. It asserts nothing about who wins: the
+// figures are reported as measured.
+func TestCompareBaselines(t *testing.T) {
+	if os.Getenv("ECOTUNE_LONG") == "" {
+		t.Skip("long comparison: set ECOTUNE_LONG=1")
+	}
+	budget := 600
+	if s := os.Getenv("ECOTUNE_BUDGET"); s != "" {
+		var err error
+		if budget, err = strconv.Atoi(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	policies := []string{"hgfs", "idle-timeout", "escs", "eecluster", "load", "break-even", "exponential", "gamma"}
+	if s := os.Getenv("ECOTUNE_POLICIES"); s != "" {
+		policies = strings.Split(s, ",")
+	}
+	traces := []struct {
+		file   string
+		preset string
+	}{
+		{"NASA-iPSC-1993-3.1-cln.swf.gz", "qos0.1=qos_p90<=0.1"},
+		{"SDSC-SP2-1998-4.2-cln.swf.gz", "qos0.1=qos_p90<=always_on+0.1"},
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "budget %d evaluations per policy, population 16 x 2 islands, seed 1, EASY, 70/30\n\n", budget)
+	fmt.Fprintln(&b, "| trace | policy | evals | front | train HV | test HV | qos0.1 | pick train qos_p90 | pick test qos_p90 | pick test off_node_s | pick test reconfigs |")
+	fmt.Fprintln(&b, "|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, tc := range traces {
+		path := filepath.Join("..", "..", "shared", "traces", tc.file)
+		tr, err := datasets.Open(path, datasets.ReadOptions{})
+		if err != nil {
+			t.Skip(err)
+		}
+		preset, err := tuner.ParsePreset(tc.preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.SplitN(tc.file, "-", 3)[0] + "-" + strings.SplitN(tc.file, "-", 3)[1]
+		var oracleRow string
+		for _, pol := range policies {
+			out, err := tuner.Tune(context.Background(), tuner.Options{
+				Policy:    pol,
+				Trace:     tr,
+				TraceName: name,
+				Sim:       sim.Options{Scheduler: sim.EASY},
+				Presets:   []tuner.Preset{preset},
+				Settings:  tuner.Settings{Population: 16, Islands: 2, MigrationEvery: 5, Generations: 200, Evaluations: budget, Seed: 1},
+				Dir:       filepath.Join(t.TempDir(), pol),
+			})
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, pol, err)
+			}
+			m, f := out.Meta, out.Front
+			ch := m.Presets[0]
+			pick := f.Solutions[ch.Row]
+			feas := "feasible"
+			if !ch.Feasible {
+				feas = "INFEASIBLE"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %d | %d | %.4f | %.4f | %s (≤ %.3g) | %.3g | %.3g | %d | %d |\n",
+				name, pol, m.Evaluations, len(f.Solutions), m.Hypervolume["train"], m.Hypervolume["test"], feas, ch.Resolved,
+				pick.Train.QoSP90, pick.Test.QoSP90, pick.Test.OffNodeSeconds, pick.Test.Reconfigurations)
+			o := m.References[tuner.Oracle].Test
+			a := m.References[tuner.AlwaysOn].Test
+			ohv := m.Normalizers["test"].Hypervolume([][]float64{{o.QoSP90, float64(o.OffNodeSeconds), float64(o.Reconfigurations)}})
+			oracleRow = fmt.Sprintf("| %s | oracle (always-on test qos_p90 %.3g) | – | – | – | %.4f | – | – | %.3g | %d | %d |\n",
+				name, a.QoSP90, ohv, o.QoSP90, o.OffNodeSeconds, o.Reconfigurations)
+			t.Logf("%s %s done: %d evaluations", name, pol, m.Evaluations)
+		}
+		b.WriteString(oracleRow)
+	}
+	t.Log("\n" + b.String())
+	if p := os.Getenv("ECOTUNE_COMPARE_OUT"); p != "" {
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
