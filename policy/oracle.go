@@ -7,7 +7,8 @@ import (
 )
 
 // demandCurve is the always-on demand D(t): the slots of the jobs running
-// at t (Start ≤ t < End) when every job starts as under always-on.
+// at t (Start ≤ t < max(End, Start+1)) when every job starts as under
+// always-on.
 type demandCurve struct {
 	times []int64 // change points, ascending
 	vals  []int   // D on [times[i], times[i+1])
@@ -20,8 +21,8 @@ func newDemandCurve(jobs []FutureJob) demandCurve {
 	}
 	var cs []change
 	for _, j := range jobs {
-		if j.End > j.Start && j.Slots > 0 {
-			cs = append(cs, change{j.Start, j.Slots}, change{j.End, -j.Slots})
+		if j.Slots > 0 { // a zero-length job still needs its slots at its start
+			cs = append(cs, change{j.Start, j.Slots}, change{max(j.End, j.Start+1), -j.Slots})
 		}
 	}
 	slices.SortFunc(cs, func(a, b change) int { return cmp.Compare(a.t, b.t) })
@@ -95,9 +96,12 @@ func (c *demandCurve) windowWake(now, w int64) int64 {
 // idle nodes off (least recently used first) beyond the demand over the
 // next H plus one cycle, H = max(Ts, shutdown + boot time) of the slowest
 // group: no node goes off for a gap too short to save energy or to come
-// back in time. The real queue is always covered too (boot on demand).
-// The extra cycle absorbs the decision period: commands take effect at
-// the cycle, not the second. A bound for reports, never deployable.
+// back in time. Booting nodes do not count as kept capacity (they might
+// come too late). The queue itself is not a reason to boot — under
+// always-on, queued jobs wait for running ones — unless nothing runs or
+// boots (the run has left the always-on schedule). The extra cycle
+// absorbs the decision period: commands take effect at the cycle, not
+// the second. A bound for reports, never deployable.
 //
 // Source: the clairvoyant lower bound of dynamic power management
 // (Benini, Bogliolo, De Micheli, IEEE TVLSI 8(3), 2000), on the always-on
@@ -137,13 +141,18 @@ func horizons(v *View) (boot, off int64) {
 func (p *oracle) Decide(v *View, d *Decision) {
 	bootLook, offLook := horizons(v)
 	d.Wake = earliest(p.demand.windowWake(v.Now, bootLook), p.demand.windowWake(v.Now, offLook))
-	need := max(queueDeficit(v), p.demand.maxOver(v.Now, v.Now+bootLook)-v.PoweredSlots)
+	need := p.demand.maxOver(v.Now, v.Now+bootLook) - v.PoweredSlots
+	if need <= 0 && v.BusySlots == 0 && v.BootingSlots == 0 {
+		need = queueDeficit(v) // off the always-on schedule with nothing to free slots
+	}
 	if need > 0 {
 		bootInOrder(v, d, nil, need, 0, -1)
 		return
 	}
+	// Booting slots are not counted as kept capacity: they may come too
+	// late; once idle they go off if in excess.
 	keep := max(p.demand.maxOver(v.Now, v.Now+offLook), v.BusySlots+v.QueuedSlots)
-	excess := v.PoweredSlots - keep
+	excess := v.PoweredSlots - v.BootingSlots - keep
 	p.idle = idleNodes(v, p.idle)
 	for _, i := range p.idle {
 		if s := v.Nodes[i].Slots; s <= excess {
