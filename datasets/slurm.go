@@ -190,25 +190,20 @@ func newSlurmReader(r io.Reader, file string, opt ReadOptions) (Reader, error) {
 	return &slurmReader{lines: acctNewLines(r), file: file, opt: opt, meta: m, intern: acctInterner{}}, nil
 }
 
-// detectSlurm accepts a sacct --parsable2 header (a "JobID" field among
-// '|'-separated names) or a header-less record with at least 10 fields,
-// one of them a "YYYY-MM-DDTHH:MM:SS" time and the first a job id.
+// detectSlurm accepts a sacct --parsable2 header (at least 3 '|'-separated
+// column names, JobID among them) or a header-less record with at least 10
+// fields, one of them a "YYYY-MM-DDTHH:MM:SS" time and the first a job id.
 func detectSlurm(head []byte) bool {
 	lines := acctFirstLines(head, 1, "")
 	if len(lines) == 0 {
 		return false
 	}
 	l := lines[0]
-	if bytes.Count(l, []byte{'|'}) < 9 {
-		return false
-	}
 	fields := bytes.Split(l, []byte{'|'})
-	for _, f := range fields {
-		if strings.EqualFold(string(f), "jobid") {
-			return true
-		}
+	if len(fields) >= 3 && slurmIsHeader(strings.Split(string(l), "|")) {
+		return slices.ContainsFunc(fields, func(f []byte) bool { return strings.EqualFold(string(f), "jobid") })
 	}
-	if !slurmMatches(slurmJobID, fields[0]) || len(fields[0]) == 0 {
+	if len(fields) < 10 || !slurmMatches(slurmJobID, fields[0]) || len(fields[0]) == 0 {
 		return false
 	}
 	for _, f := range fields {
