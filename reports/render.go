@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -73,7 +74,24 @@ func (f *Figure) Render(format string) ([]byte, error) {
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("reports: rendering %s as %s: %w", f.Name, format, err)
 	}
+	if format == PDF {
+		return fixPDFDates(buf.Bytes()), nil
+	}
 	return buf.Bytes(), nil
+}
+
+// pdfDate matches the creation and modification dates fpdf stamps with
+// the wall clock.
+var pdfDate = regexp.MustCompile(`/(CreationDate|ModDate) \(D:\d{14}\)`)
+
+// fixPDFDates sets the PDF's dates to the Unix epoch. The replacement has
+// the same length, so the cross-reference offsets stay right, and the same
+// figure always gives the same PDF bytes.
+func fixPDFDates(pdf []byte) []byte {
+	return pdfDate.ReplaceAllFunc(pdf, func(m []byte) []byte {
+		i := bytes.Index(m, []byte("(D:"))
+		return append(m[:i:i], "(D:19700101000000)"...)
+	})
 }
 
 func newCanvas(w, h vg.Length, format string) (vg.CanvasWriterTo, error) {
