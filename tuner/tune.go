@@ -59,15 +59,15 @@ func Tune(ctx context.Context, o Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := prepareDir(o.Dir, o.Resume, o.Force); err != nil {
-		return nil, err
-	}
 	spec, err := policy.Lookup(o.Policy)
 	if err != nil {
 		return nil, err
 	}
 	train, test, err := holdout(o.Trace, o.Train)
 	if err != nil {
+		return nil, err
+	}
+	if err := prepareDir(o.Dir, o.Resume, o.Force); err != nil {
 		return nil, err
 	}
 	refs, err := references(o, train, test)
