@@ -280,3 +280,19 @@ func TestSlurmValues(t *testing.T) {
 		}
 	}
 }
+
+// TestSlurmTruncatedRecord checks a record cut short in the middle of a
+// log: the next line is a whole record by itself, so it is not taken as a
+// continuation.
+func TestSlurmTruncatedRecord(t *testing.T) {
+	text := "JobID|Submit|Start|End|State|NCPUS\n" +
+		"1|2021-01-01T00:00:00|2021-01-01T00:00:10|2021-01-01T00:01:10|COMPLETED|4\n" +
+		"2|2021-01-01T00:00:00|2021-01-01\n" +
+		"3|2021-01-01T00:00:00|2021-01-01T00:00:10|2021-01-01T00:01:10|COMPLETED|4\n"
+	_, _, err := acctReadString(t, "slurm", text, false)
+	acctWantError(t, err, "test.log:3", "", ErrFieldCount)
+	jobs, meta, err := acctReadString(t, "slurm", text, true)
+	if err != nil || len(jobs) != 2 || jobs[1].ID != 3 || meta.Skipped["truncated"] != 1 {
+		t.Errorf("lenient: %+v, skipped %v, err %v; want jobs 1 and 3, truncated 1", jobs, meta.Skipped, err)
+	}
+}
