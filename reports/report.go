@@ -160,14 +160,16 @@ func Replay(tr *datasets.Trace, m *tuner.RunMeta, cfg policy.Config) (*sim.Resul
 
 // LoadTestSplit reads the trace run.json names and returns its test split.
 func LoadTestSplit(m *tuner.RunMeta) (*datasets.Trace, error) {
-	tr, err := loadRunTrace(m)
+	tr, err := LoadRunTrace(m)
 	if err != nil {
 		return nil, err
 	}
 	return testSplit(tr, m.Split)
 }
 
-func loadRunTrace(m *tuner.RunMeta) (*datasets.Trace, error) {
+// LoadRunTrace reads the whole trace run.json names: the embedded default
+// when it names that, else the file at its path.
+func LoadRunTrace(m *tuner.RunMeta) (*datasets.Trace, error) {
 	if m.Trace == "" || m.Trace == datasets.DefaultName || strings.HasPrefix(m.Trace, "embedded") {
 		tr, err := datasets.Default()
 		if err != nil {

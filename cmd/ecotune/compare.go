@@ -7,12 +7,14 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/reports"
 	"github.com/ecotune/ecotune/sim"
 )
 
 const compareHelp = `Replays one trace under every baseline policy (at its defaults, or the
-tuned values of a run directory with --run) and prints one row per policy,
+references and preset solutions of a run directory with --run, on the
+run's trace, cluster and scheduler unless given) and prints one row per policy,
 as the Grid'5000 energy-policy study tabulates them: boots + shutdowns,
 energy (kWh), minimal energy (the clairvoyant oracle's, kWh), consumed /
 minimal (%), kWh saved against always-on, kWh saved per boot or shutdown,
@@ -40,7 +42,7 @@ func compareCommand() *cli.Command {
 			&cli.IntFlag{Name: "nodes", Usage: "uniform cluster of N nodes"},
 			&cli.IntFlag{Name: "slots-per-node", Usage: "slots of each node with --nodes (default 1)"},
 			&cli.StringFlag{Name: "model", Value: "escs", Usage: "built-in power model (" + strings.Join(sim.ModelNames(), ", ") + ")"},
-			&cli.StringFlag{Name: "scheduler", Value: sim.FCFS, Usage: "fcfs or easy"},
+			&cli.StringFlag{Name: "scheduler", Value: sim.FCFS, Usage: "fcfs or easy (default with --run: the run's)"},
 			&cli.Int64Flag{Name: "period", Value: sim.DefaultPeriod, Usage: "decision cycle in seconds"},
 			&cli.IntFlag{Name: "workers", Usage: "parallel simulations (default: GOMAXPROCS)"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
@@ -75,7 +77,7 @@ func runCompare(c *cli.Context) error {
 			return err
 		}
 	}
-	tr, err := loadTrace(c)
+	tr, err := compareTrace(c, run)
 	if err != nil {
 		return err
 	}
@@ -84,11 +86,17 @@ func runCompare(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if run != nil && !c.IsSet("cluster") && !c.IsSet("nodes") {
-		cluster = run.Meta.Cluster
+	scheduler := c.String("scheduler")
+	if run != nil {
+		if !c.IsSet("cluster") && !c.IsSet("nodes") {
+			cluster = run.Meta.Cluster
+		}
+		if !c.IsSet("scheduler") {
+			scheduler = run.Meta.Scheduler
+		}
 	}
 	cmp, err := reports.Compare(tr, cluster, entries, reports.CompareOptions{
-		Sim: sim.Options{Scheduler: c.String("scheduler"), Period: c.Int64("period")}, Workers: c.Int("workers")})
+		Sim: sim.Options{Scheduler: scheduler, Period: c.Int64("period")}, Workers: c.Int("workers")})
 	if err != nil {
 		return err
 	}
@@ -105,6 +113,14 @@ func runCompare(c *cli.Context) error {
 	}
 	_, err = c.App.Writer.Write(cmp.Markdown())
 	return err
+}
+
+// compareTrace is --trace, else the run's trace, else the embedded one.
+func compareTrace(c *cli.Context, run *reports.Run) (*datasets.Trace, error) {
+	if run != nil && !c.IsSet("trace") {
+		return reports.LoadRunTrace(run.Meta)
+	}
+	return loadTrace(c)
 }
 
 func countTrue(bs ...bool) int {
