@@ -15,9 +15,10 @@ package datasets
 //	 9 ReqTime             19 JobStructure      29 ProjectID
 //	10 ReqMemory           20 JobStructureParams
 //
-// SubmitTime is read as Unix seconds. Numeric fields accept decimals
-// (rounded); the ID fields 12-18 and 23-29 are text (GWA traces write
-// names such as "U12" or "fs0" there) and -1 reads as empty. Status
+// SubmitTime is read as Unix seconds. The numeric fields a Job takes
+// (1-5, 8, 9, 11) accept decimals (rounded); the other fields are not
+// checked. The ID fields are text (GWA traces write names such as "U12"
+// or "fs0" there) and -1 reads as empty. Status
 // follows SWF: 1 completed, 0 failed, 5 cancelled; the partial-execution
 // codes 3 (last part completed) and 4 (last part failed) map to 1 and 0,
 // 2 (partial, more to come) to Unknown. Header comments "MaxNodes:" and
@@ -38,8 +39,9 @@ var gwfFieldNames = [29]string{
 	"VOID", "ProjectID",
 }
 
-// gwfNumeric lists the 0-based fields read as numbers.
-var gwfNumeric = [...]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 21, 24, 25}
+// gwfNumeric lists the 0-based fields read as numbers: the ones a Job
+// takes. The other fields are not checked (the reader does not use them).
+var gwfNumeric = [...]int{0, 1, 2, 3, 4, 7, 8, 10}
 
 type gwfReader struct {
 	lines  *acctLines
