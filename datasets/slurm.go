@@ -4,9 +4,9 @@ package datasets
 // record per job, job array task or job step).
 //
 // Columns. A first line naming the columns (all its fields are words, one
-// of them a sacct column name) is a header; the reader needs JobID, Submit and State, and uses JobIDRaw,
-// Partition, User/UID, Group/GID, Start, End, Elapsed, NCPUS/AllocCPUS,
-// ReqCPUS, Timelimit and NodeList when present. Without a header the
+// of them a sacct column name) is a header; the reader needs JobID, Submit
+// and State, and uses JobIDRaw, Partition, User/UID, Group/GID, Start, End,
+// Elapsed, NCPUS/AllocCPUS, ReqCPUS, Timelimit and NodeList when present. Without a header the
 // columns are those XDMoD asks for (slurmXDMoDColumns):
 //
 //	TZ=UTC sacct --parsable2 --noheader --allocations --duplicates --format \
@@ -27,8 +27,10 @@ package datasets
 // fields than the header is resolved by anchoring: every column of a known
 // format (times, durations, counts, job id, state, exit code) must take
 // exactly one field that matches its format, and only the free-text
-// columns (slurmTextColumns) may take several; the extra fields go to the
-// earliest free-text columns that leave every later column matching.
+// columns (slurmText in slurmColumnKinds) may take several; each of these,
+// from the first, takes as few fields as still lets every later column
+// match (a small dynamic program over the extra separators). Which text
+// column gets a '|' can stay ambiguous; the columns the reader uses cannot.
 //
 // Records. The job id "J" is an allocation, "J_I" a started array task
 // (sacct gives it its own JobIDRaw), "J_[1-3,7,9-11%2]" the not yet
@@ -48,9 +50,9 @@ package datasets
 // to one of the last slurmRecentRuns emitted in job id, submit, start and
 // end (the same run listed twice, as when sacct dumps of overlapping
 // windows are concatenated) as "duplicate"; requeued runs of one job
-// differ in start and end and are all kept. These skips
-// happen in strict mode too: they are not errors. Any other state is an
-// error naming the State column.
+// differ in start and end and are all kept. These skips happen in strict
+// mode too: they are not errors. Any other state is an error naming the
+// State column.
 
 import (
 	"bytes"
