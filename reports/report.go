@@ -113,7 +113,7 @@ func (rep *Report) replay(opt Options) error {
 		nodeTo = min(to, from+DefaultWindow)
 	}
 	rep.From, rep.To = nodeFrom, nodeTo
-	label := fmt.Sprintf("%s (%s), test split", rep.Run.Front.Policy, rep.Pick.Label)
+	label := fmt.Sprintf("%s (%s), %s", rep.Run.Front.Policy, rep.Pick.Label, rep.replaySplit())
 	slots, err := SlotsFigure("requested vs powered slots: "+label, res.Timeline, from, to)
 	if err != nil {
 		return err
@@ -125,6 +125,14 @@ func (rep *Report) replay(opt Options) error {
 	rep.Timelines = []*Figure{slots, nodes}
 	rep.Paraver, err = NewParaver(res.Timeline, res.TIni, res.TEnd)
 	return err
+}
+
+// replaySplit names what the picked solution is replayed on.
+func (rep *Report) replaySplit() string {
+	if rep.Solution.Test == nil {
+		return "whole trace (the run has no test split)"
+	}
+	return "test split"
 }
 
 // window resolves a --from/--to pair against the split's span: a zero

@@ -180,7 +180,7 @@ func (rep *Report) runTable() table {
 func (rep *Report) replayTable() table {
 	r := rep.Replay
 	sc := objectives.Compute(r)
-	return table{ID: "replay", Caption: "Re-simulation of the picked solution on the test split", Header: []string{"", ""},
+	return table{ID: "replay", Caption: "Re-simulation of the picked solution on the " + rep.replaySplit(), Header: []string{"", ""},
 		Rows: [][]string{
 			{"span", utc(r.TIni) + " to " + utc(r.TEnd)},
 			{"jobs", strconv.Itoa(len(r.Jobs))},
