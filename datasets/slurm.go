@@ -30,7 +30,8 @@ package datasets
 // columns (slurmText in slurmColumnKinds) may take several; each of these,
 // from the first, takes as few fields as still lets every later column
 // match (a small dynamic program over the extra separators). Which text
-// column gets a '|' can stay ambiguous; the columns the reader uses cannot.
+// column holds a '|' can stay ambiguous; in the layouts of the samples the
+// columns the reader uses are always placed right (slurm_test.go).
 //
 // Records. The job id "J" is an allocation, "J_I" a started array task
 // (sacct gives it its own JobIDRaw), "J_[1-3,7,9-11%2]" the not yet
