@@ -104,6 +104,7 @@ func (s *jobSink) close(meta Meta) error {
 	}
 	return closeParquetJobWriter(s.w, meta)
 }
+
 // Summary is a one-line account of an import: source format, machine size
 // and the records skipped and adjusted, by reason.
 func Summary(m Meta) string {

@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -59,8 +60,17 @@ func closeParquetJobWriter(pw *parquet.GenericWriter[Job], meta Meta) error {
 	return nil
 }
 
-// ReadParquet reads a canonical Parquet trace of size bytes from r.
-func ReadParquet(r io.ReaderAt, size int64) (*Trace, error) {
+// ReadParquet reads a canonical Parquet trace of size bytes from r. A
+// damaged file is an error, even where the Parquet library would panic.
+func ReadParquet(r io.ReaderAt, size int64) (t *Trace, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			t, err = nil, fmt.Errorf("parquet: damaged file: %v", p)
+		}
+	}()
+	if err := checkParquetFooter(r, size); err != nil {
+		return nil, err
+	}
 	f, err := parquet.OpenFile(r, size)
 	if err != nil {
 		return nil, fmt.Errorf("parquet: %w", err)
@@ -69,20 +79,48 @@ func ReadParquet(r io.ReaderAt, size int64) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	jobs := make([]Job, f.NumRows())
+	// The row count in the footer only sizes the first allocation: a
+	// damaged footer must not make us allocate what the file cannot hold.
+	jobs := make([]Job, 0, min(f.NumRows(), size))
 	pr := parquet.NewGenericReader[Job](f)
 	defer pr.Close()
-	for n := 0; n < len(jobs); {
-		k, err := pr.Read(jobs[n:])
-		n += k
-		if err == io.EOF && n == len(jobs) {
+	batch := make([]Job, parquetBatch)
+	for {
+		n, err := pr.Read(batch)
+		jobs = append(jobs, batch[:n]...)
+		if err == io.EOF {
 			break
 		}
-		if err != nil && err != io.EOF || k == 0 {
-			return nil, fmt.Errorf("parquet: read %d of %d rows: %w", n, len(jobs), errors.Join(err, io.ErrUnexpectedEOF))
+		if err != nil {
+			return nil, fmt.Errorf("parquet: row %d: %w", len(jobs), err)
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("parquet: row %d: %w", len(jobs), io.ErrNoProgress)
 		}
 	}
+	if int64(len(jobs)) != f.NumRows() {
+		return nil, fmt.Errorf("parquet: %d rows, the footer says %d", len(jobs), f.NumRows())
+	}
 	return &Trace{Meta: meta, Jobs: jobs}, nil
+}
+
+// checkParquetFooter checks the magic bytes and that the footer length
+// fits in the file, which the Parquet library trusts.
+func checkParquetFooter(r io.ReaderAt, size int64) error {
+	var tail [8]byte
+	if size < 12 {
+		return fmt.Errorf("parquet: %d bytes: too short", size)
+	}
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return fmt.Errorf("parquet: %w", err)
+	}
+	if !bytes.Equal(tail[4:], parquetMagic) {
+		return errors.New("parquet: no magic bytes at the end: not a Parquet file, or truncated")
+	}
+	if footer := int64(binary.LittleEndian.Uint32(tail[:4])); footer > size-12 {
+		return fmt.Errorf("parquet: footer of %d bytes in a file of %d: damaged", footer, size)
+	}
+	return nil
 }
 
 // parquetMeta decodes the trace metadata of a Parquet file.

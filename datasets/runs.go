@@ -14,11 +14,11 @@ import (
 // then yields all jobs in order, merging the runs. Merging reads every run
 // through a 64 KiB buffer, so memory grows by that much per run only.
 type runSorter struct {
-	max  int
-	buf  []Job
-	dir  string // parent of the runs' directory
-	tmp  string // the runs' directory, made at the first spill
-	runs []string
+	max    int
+	buf    []Job
+	dir    string // parent of the runs' directory
+	tmp    string // the runs' directory, made at the first spill
+	runs   []string
 	enc    []byte // scratch for encoding one job
 	lenBuf [binary.MaxVarintLen64]byte
 }

@@ -109,6 +109,7 @@ type swfReader struct {
 	sawJob   bool
 	skipped  map[string]int64
 	adjusted map[string]int64
+	err      error // the error that stopped the read, returned again by Next
 }
 
 func newSWFReader(r io.Reader, file string, opt ReadOptions) (Reader, error) {
@@ -148,7 +149,18 @@ func (r *swfReader) readLine() ([]byte, error) {
 	return bytes.TrimSuffix(line, []byte{'\n'}), nil
 }
 
+// Next returns the next job; after an error (or io.EOF) it returns the
+// same error again.
 func (r *swfReader) Next() (Job, error) {
+	if r.err != nil {
+		return Job{}, r.err
+	}
+	j, err := r.next()
+	r.err = err
+	return j, err
+}
+
+func (r *swfReader) next() (Job, error) {
 	for {
 		line, err := r.readLine()
 		if err != nil {
