@@ -30,9 +30,12 @@ type Options struct {
 	// UseRunTime makes backfilling use the job's real run time instead of
 	// its requested time.
 	UseRunTime bool
-	Period     int64 // decision cycle in seconds; default 60
+	// Period is the decision cycle in seconds: 0 means DefaultPeriod
+	// (60 s), EveryEvent consults the policy at every event time.
+	Period int64
 	// BootFailProb is the probability that a boot fails (seeded by Seed);
-	// a failed boot is noticed after BootTimeout seconds.
+	// a failed boot is noticed after BootTimeout seconds (0: twice the
+	// boot time).
 	BootFailProb float64
 	BootTimeout  int64
 	Seed         int64

@@ -173,3 +173,32 @@ func FuzzParseCluster(f *testing.F) {
 		}
 	})
 }
+
+func TestClusterSpecResolve(t *testing.T) {
+	meta := datasets.Meta{Name: "t", Nodes: 4, Procs: 8}
+	for _, tc := range []struct {
+		spec   sim.ClusterSpec
+		nodes  int
+		slots  int
+		errSub string
+	}{
+		{sim.ClusterSpec{}, 4, 8, ""},
+		{sim.ClusterSpec{Nodes: 3}, 3, 3, ""},
+		{sim.ClusterSpec{Nodes: 3, SlotsPerNode: 4}, 3, 12, ""},
+		{sim.ClusterSpec{File: filepath.Join("testdata", "osc.yaml")}, 57, 178, ""},
+		{sim.ClusterSpec{File: "x.yaml", Nodes: 3}, 0, 0, "not both"},
+		{sim.ClusterSpec{SlotsPerNode: 2}, 0, 0, "at least one node"},
+		{sim.ClusterSpec{Model: "nope"}, 0, 0, "unknown model"},
+	} {
+		c, err := tc.spec.Resolve(meta)
+		if tc.errSub != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.errSub) {
+				t.Errorf("%+v: error %v, want %q", tc.spec, err, tc.errSub)
+			}
+			continue
+		}
+		if err != nil || c.Nodes() != tc.nodes || c.Slots() != tc.slots {
+			t.Errorf("%+v: %d nodes %d slots, %v", tc.spec, c.Nodes(), c.Slots(), err)
+		}
+	}
+}
