@@ -12,9 +12,10 @@ import (
 // consumption aware cluster resource management", IEEE/ACM GreenCom 2010,
 // and Kiertscher, Zinke, Schnor, Cluster Computing 16(1):55–63, 2013.
 //
-// Each decision, with the jobs of each user group present in the queue
-// (QueuedJob.Group; "" is the default group) compared with that group's
-// thresholds (NAME@GROUP overrides, else the defaults):
+// Each decision, with the queued jobs of each user group that has
+// thresholds of its own (NAME@GROUP overrides; QueuedJob.Group) compared
+// with them, and the jobs of every other group pooled and compared with
+// the defaults:
 //   - Power on (host-name order): the nodes a queued job lacks (the queued
 //     slots beyond the free slots); else one node if some group's mean
 //     wait exceeds its wait_on or it has more than queue_max jobs queued.
@@ -134,16 +135,29 @@ func (p *escs) Decide(v *View, d *Decision) {
 	}
 }
 
-// groupQueue sums the queue per user group into p.seen, in order of first
-// appearance.
+// groupQueue sums the queue into p.seen: one pool per user group with
+// thresholds of its own (NAME@GROUP), in order of first appearance, and
+// one pool (named "") for every other job, compared with the defaults.
 func (p *escs) groupQueue(v *View) {
 	p.seen = p.seen[:0]
+	if len(p.groups) == 0 {
+		if w := waitOf(v.Queue); w.n > 0 {
+			p.seen = append(p.seen, escsGroup{w: w})
+		}
+		return
+	}
 	for i := range v.Queue {
 		q := &v.Queue[i]
-		k := slices.IndexFunc(p.seen, func(g escsGroup) bool { return g.name == q.Group })
-		if k < 0 {
-			p.seen = append(p.seen, escsGroup{name: q.Group})
-			k = len(p.seen) - 1
+		name := q.Group
+		if _, own := p.groups[name]; !own {
+			name = ""
+		}
+		k := 0
+		for k < len(p.seen) && p.seen[k].name != name {
+			k++
+		}
+		if k == len(p.seen) {
+			p.seen = append(p.seen, escsGroup{name: name})
 		}
 		p.seen[k].w.n++
 		p.seen[k].w.sumSubmit += q.Submit

@@ -45,6 +45,14 @@ func TestESCS(t *testing.T) {
 			wantWake: now + 1,
 		},
 		{
+			// Groups without thresholds of their own pool with the default:
+			// waits 100 and 2000 average 1050 < wait_on 1800: no boot. The
+			// pooled wait reaches wait_on at now+750.
+			name: "pooled default", set: []string{"wait_on@phys=60"}, nodes: []node{{state: Off}, {state: Off}, {state: Idle, since: now - 10}, {state: Idle, since: now - 10}},
+			queue:    []QueuedJob{{Slots: 1, Submit: now - 100, Group: "a"}, {Slots: 1, Submit: now - 2000, Group: "b"}},
+			wantWake: now + 750,
+		},
+		{
 			// A 2-slot job lacks a slot: boot by host name.
 			name: "job lacks nodes", nodes: nodes,
 			queue:  []QueuedJob{{Slots: 2, Submit: now, Group: "chem"}},
