@@ -391,10 +391,13 @@ func (r *slurmReader) readRecord() (bool, error) {
 // resolve sets r.bounds, assigning the record's fields to columns.
 func (r *slurmReader) resolve() error {
 	r.pipes = r.pipes[:0]
-	for i, c := range r.rec {
-		if c == '|' {
-			r.pipes = append(r.pipes, i)
+	for off := 0; ; {
+		i := bytes.IndexByte(r.rec[off:], '|')
+		if i < 0 {
+			break
 		}
+		r.pipes = append(r.pipes, off+i)
+		off += i + 1
 	}
 	n := len(r.names)
 	m := len(r.pipes) + 1
