@@ -134,26 +134,26 @@ func (r *argonneReader) parse(line []byte) (Job, *ParseError) {
 		}
 		n, ok := acctNumber(f[i])
 		if !ok {
-			return Job{}, &ParseError{File: r.file, Line: r.lines.line, Field: argonneFieldNames[i], Value: acctValue(f[i]), Err: ErrSyntax}
+			return Job{}, r.fieldErr(i, ErrSyntax)
 		}
 		v[i] = n
 	}
 	if v[1] < argonneMinEpoch {
-		return Job{}, &ParseError{File: r.file, Line: r.lines.line, Field: argonneFieldNames[1], Value: string(f[1]),
-			Err: fmt.Errorf("not an absolute Unix time: %w", ErrRange)}
+		return Job{}, r.fieldErr(1, fmt.Errorf("not an absolute Unix time: %w", ErrRange))
 	}
-	for _, i := range []int{2, 3, 4, 5} {
+	for _, i := range []int{2, 3, 4, 5, 7} {
 		if v[i] < Unknown {
-			return Job{}, &ParseError{File: r.file, Line: r.lines.line, Field: argonneFieldNames[i], Value: string(f[i]),
-				Err: fmt.Errorf("negative: %w", ErrRange)}
+			return Job{}, r.fieldErr(i, fmt.Errorf("negative: %w", ErrRange))
 		}
 	}
-	if v[4] > 1<<31-1 || v[7] > 1<<31-1 {
-		return Job{}, &ParseError{File: r.file, Line: r.lines.line, Field: argonneFieldNames[4], Value: string(f[4]), Err: ErrRange}
+	for _, i := range []int{4, 7} {
+		if v[i] > 1<<31-1 {
+			return Job{}, r.fieldErr(i, ErrRange)
+		}
 	}
 	status, ok := gwfStatus(v[10])
 	if !ok {
-		return Job{}, &ParseError{File: r.file, Line: r.lines.line, Field: argonneFieldNames[10], Value: string(f[10]), Err: ErrRange}
+		return Job{}, r.fieldErr(10, ErrRange)
 	}
 	return Job{
 		ID:        v[0],
@@ -161,7 +161,7 @@ func (r *argonneReader) parse(line []byte) (Job, *ParseError) {
 		Wait:      v[2],
 		Run:       v[3],
 		Procs:     int32(v[4]),
-		ReqProcs:  int32(max(v[7], Unknown)),
+		ReqProcs:  int32(v[7]),
 		ReqTime:   v[5],
 		Status:    status,
 		User:      argonneUser(r.names, f[11]),
@@ -169,6 +169,10 @@ func (r *argonneReader) parse(line []byte) (Job, *ParseError) {
 		Queue:     gwfText(r.names, f[14]),
 		Partition: gwfText(r.names, f[15]),
 	}, nil
+}
+
+func (r *argonneReader) fieldErr(i int, err error) *ParseError {
+	return &ParseError{File: r.file, Line: r.lines.line, Field: argonneFieldNames[i], Value: acctValue(r.fields[i]), Err: err}
 }
 
 // argonneUser reads the hashed user id; 0 and -1 mean no user.
