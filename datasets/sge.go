@@ -293,9 +293,11 @@ func sgeRequest(cat []byte, scratch *[][]byte) (procs int32, wall int64, ok bool
 			if i+1 >= len(f) {
 				return 0, 0, false
 			}
-			for _, kv := range bytes.Split(f[i+1], []byte{','}) {
-				if bytes.HasPrefix(kv, []byte("h_rt=")) {
-					d, isDur := acctClock(kv[len("h_rt="):])
+			for list, more := f[i+1], true; more; {
+				var kv []byte
+				kv, list, more = bytes.Cut(list, []byte{','})
+				if v, found := bytes.CutPrefix(kv, []byte("h_rt=")); found {
+					d, isDur := acctClock(v)
 					if !isDur {
 						return 0, 0, false
 					}
