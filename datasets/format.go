@@ -1,9 +1,6 @@
 package datasets
 
-import (
-	"errors"
-	"io"
-)
+import "io"
 
 // A Reader streams the jobs of one log in file order (not necessarily
 // sorted by submit time).
@@ -43,10 +40,6 @@ func Formats() []Format {
 	}
 }
 
-var errNotImplemented = errors.New("reader not implemented yet")
-
-func notImplemented(io.Reader, string, ReadOptions) (Reader, error) { return nil, errNotImplemented }
-func never([]byte) bool                                             { return false }
 
 // Detect returns the first format, in the order of Formats, that
 // recognises head (the start of a decompressed log), or ErrUnknownFmt.
