@@ -70,6 +70,9 @@ func TestReportReplaysTheRun(t *testing.T) {
 	if want := *rep.Solution.Test; got != want {
 		t.Errorf("replay scores %+v\nrun's test scores %+v", got, want)
 	}
+	if got := rep.reproduces(got); got != "yes" {
+		t.Errorf("replay table says %q", got)
+	}
 	if len(rep.Timelines) != 2 || rep.To-rep.From != DefaultWindow {
 		t.Errorf("%d timelines over [%d, %d)", len(rep.Timelines), rep.From, rep.To)
 	}

@@ -191,7 +191,25 @@ func (rep *Report) replayTable() table {
 			{"boots", strconv.FormatInt(r.Boots, 10)},
 			{"shutdowns", strconv.FormatInt(r.Shutdowns, 10)},
 			{"node-state window", utc(rep.From) + " to " + utc(rep.To)},
+			{"reproduces the run's scores", rep.reproduces(sc)},
 		}}
+}
+
+// reproduces says whether the replay's scores are the run's scores of the
+// picked solution on the objectives, naming the first that differs.
+func (rep *Report) reproduces(sc objectives.Scores) string {
+	want := rep.Solution.Test
+	if want == nil {
+		return "no test scores in the run to compare with"
+	}
+	for _, n := range rep.objectiveNames() {
+		got, _ := sc.Get(n)
+		w, _ := want.Get(n)
+		if got != w {
+			return fmt.Sprintf("NO: %s is %s in the replay, %s in the run", n, full(got), full(w))
+		}
+	}
+	return "yes"
 }
 
 // detailTables are the tables after the figures: the run, the
