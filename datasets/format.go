@@ -40,7 +40,6 @@ func Formats() []Format {
 	}
 }
 
-
 // Detect returns the first format, in the order of Formats, that
 // recognises head (the start of a decompressed log), or ErrUnknownFmt.
 func Detect(head []byte) (Format, error) {
