@@ -14,6 +14,8 @@ package datasets
 //	  eligible,start,end,elapsed,exitcode,state,nnodes,ncpus,reqcpus,reqmem,\
 //	  reqtres,alloctres,timelimit,nodelist,jobname
 //
+// Output of sacct --parsable (every line ends with '|') is read too.
+//
 // Times "YYYY-MM-DDTHH:MM:SS" are read as UTC (the time zone is not in
 // the log; export with TZ=UTC as XDMoD does); "Unknown", "None" and empty
 // mean unknown. Durations are "[D-]HH:MM:SS", "MM:SS" or seconds;
@@ -201,7 +203,7 @@ func detectSlurm(head []byte) bool {
 	if len(lines) == 0 {
 		return false
 	}
-	l := lines[0]
+	l := bytes.TrimSuffix(lines[0], []byte{'|'}) // sacct --parsable
 	fields := bytes.Split(l, []byte{'|'})
 	if len(fields) >= 3 && slurmIsHeader(strings.Split(string(l), "|")) {
 		return slices.ContainsFunc(fields, func(f []byte) bool { return strings.EqualFold(string(f), "jobid") })
@@ -281,13 +283,18 @@ func (r *slurmReader) step() error {
 
 // readHeader consumes the header line if there is one and sets the columns.
 func (r *slurmReader) readHeader(first []byte) (isHeader bool, err error) {
-	fields := strings.Split(string(first), "|")
+	text := string(first)
+	trailing := strings.HasSuffix(text, "|") // sacct --parsable ends lines with '|'
+	fields := strings.Split(strings.TrimSuffix(text, "|"), "|")
 	isHeader = slurmIsHeader(fields)
 	if isHeader {
 		r.header = fields
 	} else {
-		r.header = slurmXDMoDColumns
+		r.header = slices.Clone(slurmXDMoDColumns)
 		r.meta.Notes = append(r.meta.Notes, "no header line: columns are XDMoD's sacct --format "+strings.Join(slurmXDMoDColumns, ","))
+	}
+	if trailing {
+		r.header = append(r.header, "") // the empty field after the last '|'
 	}
 	r.names = make([]string, len(r.header))
 	r.kinds = make([]slurmKind, len(r.header))

@@ -296,3 +296,27 @@ func TestSlurmTruncatedRecord(t *testing.T) {
 		t.Errorf("lenient: %+v, skipped %v, err %v; want jobs 1 and 3, truncated 1", jobs, meta.Skipped, err)
 	}
 }
+
+// TestSlurmParsable reads sacct --parsable output (a '|' ends every line),
+// with a header and without (XDMoD columns), with a '|' in the job name.
+func TestSlurmParsable(t *testing.T) {
+	want := Job{ID: 5, Submit: 1609459200, Wait: 10, Run: 60, Procs: 4, ReqProcs: Unknown, ReqTime: Unknown, Status: 1}
+	withHeader := "JobID|Submit|Start|End|State|NCPUS|JobName|\n" +
+		"5|2021-01-01T00:00:00|2021-01-01T00:00:10|2021-01-01T00:01:10|COMPLETED|4|a|b|\n"
+	xdmod := "5|5|c|p|q|a|g|1|u|2|2021-01-01T00:00:00|2021-01-01T00:00:00|2021-01-01T00:00:10|2021-01-01T00:01:10|00:01:00|0:0|COMPLETED|1|4|4|1000Mc|||01:00:00|n1|a|b|\n"
+	for _, text := range []string{withHeader, xdmod} {
+		if f, err := Detect([]byte(text)); err != nil || f.Name != "slurm" {
+			t.Errorf("Detect = %q, %v", f.Name, err)
+		}
+		jobs, _, err := acctReadString(t, "slurm", text, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text == xdmod {
+			want.ReqProcs, want.ReqTime, want.User, want.Group, want.Queue = 4, 3600, "u", "g", "p"
+		}
+		if len(jobs) != 1 || jobs[0] != want {
+			t.Errorf("got %+v\nwant %+v", jobs, want)
+		}
+	}
+}
