@@ -182,12 +182,22 @@ func (r *swfReader) next() (Job, error) {
 			if !r.lenient {
 				return Job{}, perr
 			}
-			r.skipped["unreadable_"+perr.Field]++
+			r.skipped[swfSkipReason(perr)]++
 			continue
 		}
 		r.sawJob = true
 		return job, nil
 	}
+}
+
+// swfSkipReason is the Meta.Skipped key of a record skipped in lenient
+// mode: "unreadable_field_count" for a record with too few or too many
+// fields, else "unreadable_" and the field's name.
+func swfSkipReason(perr *ParseError) string {
+	if errors.Is(perr, ErrFieldCount) {
+		return "unreadable_field_count"
+	}
+	return "unreadable_" + perr.Field
 }
 
 // parseJob reads the 18 fields of one record line.

@@ -191,8 +191,20 @@ func TestSWFParseError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tr.Jobs) != 1299 || tr.Meta.Skipped["unreadable_run_time"] != 1 {
+	if len(tr.Jobs) != 1299 || !maps.Equal(tr.Meta.Skipped, map[string]int64{"unreadable_run_time": 1}) {
 		t.Errorf("lenient: %d jobs, skipped %v; want 1299, unreadable_run_time:1", len(tr.Jobs), tr.Meta.Skipped)
+	}
+}
+
+// Lenient mode counts records with a wrong number of fields under one key.
+func TestSWFLenientFieldCount(t *testing.T) {
+	log := swfLog("", 5, map[int]string{2: "2 20 5 100", 4: "4 40 5 100 4 -1 -1 4 200 -1 1 7 3 -1 1 -1 -1 -1 0"})
+	tr, err := Open(writeTemp(t, "fc.swf", log), ReadOptions{Lenient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Jobs) != 3 || !maps.Equal(tr.Meta.Skipped, map[string]int64{"unreadable_field_count": 2}) {
+		t.Errorf("%d jobs, skipped %v", len(tr.Jobs), tr.Meta.Skipped)
 	}
 }
 
