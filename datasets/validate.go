@@ -18,7 +18,10 @@ import "fmt"
 //
 // A run time of 0 is kept as 0 (real logs have many such jobs). Readers
 // add their own counts: "unreadable_<field>" for records skipped in
-// lenient mode, "fraction_rounded" for decimals rounded in integer fields.
+// lenient mode ("unreadable_field_count" for a wrong number of fields),
+// and the SWF reader "fraction_rounded" (Adjusted) for decimals rounded
+// in the integer fields a Job keeps. When the log does not give the
+// machine's size, it is taken from the largest job, with a note.
 const (
 	ruleSubmitUnknown      = "submit_unknown"
 	ruleRunUnknown         = "run_unknown"
