@@ -82,3 +82,26 @@ func TestParseStateErrors(t *testing.T) {
 		}
 	}
 }
+
+func FuzzParseState(f *testing.F) {
+	rs := testRuleSet()
+	f.Add([]byte(`{"now": 1000, "nodes": [{"name": "a", "group": "node", "state": "busy", "since": 900, "busy_slots": 2}], "queue": [{"id": 1, "slots": 3, "submit": 999, "req_time": 60}]}`))
+	f.Add([]byte(`{"now": 5, "nodes": [{"name": "a", "group": "node", "state": "idle", "since": 0, "idle_since": 3, "last_failed": 1}], "recent": [{"time": 1, "slots": 1, "req_time": 1}], "hourly_slots": [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := ParseState(data, rs)
+		if err != nil {
+			return
+		}
+		// A state that parses is a consistent View every policy can decide on.
+		for _, s := range All() {
+			if s.Clairvoyant {
+				continue
+			}
+			p, err := s.New(s.Defaults())
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkCommands(t, v, decide(p, v))
+		}
+	})
+}
