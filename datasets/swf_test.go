@@ -129,6 +129,10 @@ func TestDefault(t *testing.T) {
 	if first.Submit != 749458803 || first.ID != 1 || first.Run != 1451 || first.Procs != 128 || first.Wait != Unknown {
 		t.Errorf("first job %+v", first)
 	}
+	// SOURCES.md gives the stored file's SHA-256.
+	if src := tr.Meta.Sources; len(src) != 1 || src[0].SHA256 != "5589ae9b2fb78e3bf92de097497cf33a91607de1ad54563e43533f7827597f29" {
+		t.Errorf("sources %+v", src)
+	}
 	// PDT (UTC−7) on 1 Oct 1993, from TimeZoneString US/Pacific.
 	if tr.Meta.TimeZone != "US/Pacific" || tr.Meta.TZOffset != -7*3600 {
 		t.Errorf("zone %q %d", tr.Meta.TimeZone, tr.Meta.TZOffset)
