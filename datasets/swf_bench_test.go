@@ -91,3 +91,21 @@ func gunzipFile(b *testing.B, path string) []byte {
 	}
 	return data
 }
+
+// BenchmarkImport1M imports a 1-million-job synthetic SWF log into a
+// Parquet trace: parse, spill sorted runs, merge, validate, write zstd.
+func BenchmarkImport1M(b *testing.B) {
+	dir := b.TempDir()
+	log := filepath.Join(dir, "1m.swf")
+	if _, err := WriteSynth(log, SynthOptions{Jobs: 1_000_000, Nodes: 1024, Seed: 1}, false); err != nil {
+		b.Fatal(err)
+	}
+	out := filepath.Join(dir, "1m.parquet")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Import([]string{log}, out, ImportOptions{Force: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(1e6*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+}
