@@ -106,7 +106,6 @@ type swfReader struct {
 	long     []byte // a line longer than in's buffer
 	hdr      swfHeader
 	texts    map[int64]string // interned decimal texts of user, group, queue numbers
-	sawJob   bool
 	skipped  map[string]int64
 	adjusted map[string]int64
 	err      error // the error that stopped the read, returned again by Next
@@ -127,15 +126,24 @@ func newSWFReader(r io.Reader, file string, opt ReadOptions) (Reader, error) {
 	}, nil
 }
 
+// swfMaxLine bounds a line: a longer one is an error, not a reason to
+// hold a whole damaged file in memory.
+const swfMaxLine = 1 << 20
+
+var errSWFLineTooLong = fmt.Errorf("%w: line longer than %d bytes", ErrRange, swfMaxLine)
+
 // readLine returns the next line without its newline; the slice is valid
-// until the next call.
+// until the next call. A line longer than swfMaxLine is skipped with
+// errSWFLineTooLong.
 func (r *swfReader) readLine() ([]byte, error) {
 	line, err := r.in.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
 		r.long = append(r.long[:0], line...)
 		for errors.Is(err, bufio.ErrBufferFull) {
 			line, err = r.in.ReadSlice('\n')
-			r.long = append(r.long, line...)
+			if len(r.long) <= swfMaxLine {
+				r.long = append(r.long, line...)
+			}
 		}
 		line = r.long
 	}
@@ -146,6 +154,9 @@ func (r *swfReader) readLine() ([]byte, error) {
 		return nil, err
 	}
 	r.line++
+	if len(line) > swfMaxLine {
+		return nil, errSWFLineTooLong
+	}
 	return bytes.TrimSuffix(line, []byte{'\n'}), nil
 }
 
@@ -163,6 +174,13 @@ func (r *swfReader) Next() (Job, error) {
 func (r *swfReader) next() (Job, error) {
 	for {
 		line, err := r.readLine()
+		if err == errSWFLineTooLong {
+			if !r.lenient {
+				return Job{}, r.fieldError("line", "", err)
+			}
+			r.skipped["unreadable_line_length"]++
+			continue
+		}
 		if err != nil {
 			if err != io.EOF {
 				err = fmt.Errorf("%s:%d: %w", r.file, r.line+1, err)
@@ -185,7 +203,6 @@ func (r *swfReader) next() (Job, error) {
 			r.skipped[swfSkipReason(perr)]++
 			continue
 		}
-		r.sawJob = true
 		return job, nil
 	}
 }

@@ -294,3 +294,22 @@ func TestDetect(t *testing.T) {
 		t.Error("detectSWF accepted a record that is not 18 numbers")
 	}
 }
+
+// A line of more than 1 MiB is an error naming its line, or skipped and
+// counted in lenient mode.
+func TestSWFLongLine(t *testing.T) {
+	long := "3 30" + strings.Repeat(" 1", swfMaxLine)
+	path := writeTemp(t, "long.swf", swfLog("", 4, map[int]string{3: long}))
+	_, err := Open(path, ReadOptions{})
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line != 3 || !errors.Is(err, ErrRange) {
+		t.Fatalf("err = %v, want a ParseError at line 3", err)
+	}
+	tr, err := Open(path, ReadOptions{Lenient: true})
+	if err != nil || len(tr.Jobs) != 3 || tr.Meta.Skipped["unreadable_line_length"] != 1 {
+		t.Fatalf("lenient: %v, %d jobs, skipped %v", err, len(tr.Jobs), tr.Meta.Skipped)
+	}
+	if tr.Jobs[2].ID != 4 {
+		t.Errorf("job after the long line: %+v", tr.Jobs[2])
+	}
+}
