@@ -48,3 +48,13 @@ func BenchmarkPBS(b *testing.B) {
 	sample := acctReadText(b, acctSample(b, "samples/pbs/xdmod_accounting-logs.log"))
 	acctBench(b, "pbs", bytes.Repeat([]byte(sample), 500))
 }
+
+// BenchmarkArgonne reads theta_argonne.swf (23,387 jobs, 1.8 MB).
+func BenchmarkArgonne(b *testing.B) {
+	acctBench(b, "argonne", []byte(acctReadText(b, acctSample(b, "nonstandard/theta_argonne.swf"))))
+}
+
+// BenchmarkOAR reads the oarstat details dump (800 jobs, 2.1 MB of JSON).
+func BenchmarkOAR(b *testing.B) {
+	acctBench(b, "oar", []byte(acctReadText(b, acctSample(b, "samples/oar/g5k_graphene_oarstat_details.json"))))
+}
