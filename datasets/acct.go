@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -100,7 +101,11 @@ func acctInt(b []byte) (int64, bool) {
 		if c < '0' || c > '9' {
 			return 0, false
 		}
-		n = n*10 + int64(c-'0')
+		d := int64(c - '0')
+		if n > (math.MaxInt64-d)/10 {
+			return 0, false // overflow
+		}
+		n = n*10 + d
 	}
 	if neg {
 		n = -n
@@ -196,16 +201,12 @@ func acctDaysFromCivil(y, m, d int64) int64 {
 	return era*146097 + doe - 719468
 }
 
-// acctDigits reads a fixed-width run of decimal digits.
+// acctDigits reads a run of decimal digits (no sign).
 func acctDigits(b []byte) (int64, bool) {
-	var n int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(c-'0')
+	if len(b) == 0 || b[0] == '-' || b[0] == '+' {
+		return 0, false
 	}
-	return n, len(b) > 0
+	return acctInt(b)
 }
 
 var acctMonthDays = [13]int64{0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}

@@ -133,3 +133,38 @@ func acctReadText(t testing.TB, path string) string {
 func stringsReader(s string) io.Reader { return strings.NewReader(s) }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestAcctNumbers(t *testing.T) {
+	ints := []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"0", 0, true}, {"-1", -1, true}, {"+7", 7, true}, {"9223372036854775807", 9223372036854775807, true},
+		{"9223372036854775808", 0, false}, {"9999999999999999999", 0, false}, {"", 0, false}, {"-", 0, false},
+		{"1.5", 0, false}, {"1e3", 0, false}, {" 1", 0, false},
+	}
+	for _, c := range ints {
+		got, ok := acctInt([]byte(c.in))
+		if ok != c.ok || (ok && got != c.want) {
+			t.Errorf("acctInt(%q) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+	numbers := []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"60.0", 60, true}, {"57.5", 58, true}, {"-2.5", -3, true}, {"12", 12, true},
+		{"1e3", 0, false}, {"NaN", 0, false}, {"1.2.3", 0, false}, {"9e99", 0, false},
+	}
+	for _, c := range numbers {
+		got, ok := acctNumber([]byte(c.in))
+		if ok != c.ok || (ok && got != c.want) {
+			t.Errorf("acctNumber(%q) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+	if _, ok := acctDigits([]byte("-5")); ok {
+		t.Error("acctDigits accepted a sign")
+	}
+}
