@@ -11,9 +11,10 @@ const CentroidGrid = 201
 // rule fires with strength Weight × min over its antecedents of the
 // memberships (inputs with Any are skipped). Mamdani inference clips each
 // output label at the largest strength of the rules concluding it, takes
-// the maximum of the clipped sets and returns their centroid (trapezoid rule on
-// CentroidGrid points); TSK returns the strength-weighted average of the
-// concluded labels' centres. Eval returns NaN when no rule fires.
+// the maximum of the clipped sets and returns their centroid (trapezoid
+// rule on CentroidGrid points); TSK returns the strength-weighted average
+// of the rules' conclusions (label centres, or Values). Eval returns NaN
+// when no rule fires.
 //
 // Eval does not allocate and does not modify s: one System may be
 // evaluated from several goroutines. s must be valid (see Validate);
@@ -42,8 +43,12 @@ func (s *System) Eval(inputs []float64) float64 {
 		if w <= 0 {
 			continue
 		}
-		num += w * outC[rule.Then]
 		den += w
+		if rule.Value != nil {
+			num += w * *rule.Value
+			continue
+		}
+		num += w * outC[rule.Then]
 		alpha[rule.Then] = max(alpha[rule.Then], w)
 	}
 	if den == 0 {

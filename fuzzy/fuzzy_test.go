@@ -70,6 +70,9 @@ func oneInput(inference string) *System {
 func TestEval(t *testing.T) {
 	withAny := oneInput(TSK)
 	withAny.Rules = append(withAny.Rules, Rule{If: []int{Any}, Then: 1, Weight: 0.5})
+	numeric := oneInput(TSK)
+	v := 20.0
+	numeric.Rules[1].Value, numeric.Rules[1].Then = &v, 0
 	off := oneInput(TSK)
 	off.Rules[0].Then, off.Rules[1].Then = NoRule, NoRule
 	tests := []struct {
@@ -81,6 +84,8 @@ func TestEval(t *testing.T) {
 	}{
 		// x=2: low 0.6, mid 0.4: (0.6·0 + 0.4·100) / 1 = 40.
 		{"tsk", oneInput(TSK), 2, 40, 1e-12},
+		// x=2 with IF x IS mid THEN y = 20: 0.6·0 + 0.4·20 = 8.
+		{"tsk numeric", numeric, 2, 8, 1e-12},
 		// x=8: mid 0.4 → 100, high 0.6 → 50: (40 + 30) / 1 = 70.
 		{"tsk 8", oneInput(TSK), 8, 70, 1e-12},
 		// plus IF ANY THEN y IS mid WITH 0.5: (0 + 40 + 0.5·50) / 1.5 = 43.33…
@@ -129,6 +134,7 @@ func TestRuleTextRoundTrip(t *testing.T) {
 		Rule{If: []int{Any, 2, Any}, Then: 1, Weight: 0.25},
 		Rule{If: []int{Any, Any, Any}, Then: NoRule},
 		Rule{If: []int{1, Any, 0}, Then: NoRule, Weight: 1},
+		Rule{If: []int{2, 0, Any}, Value: &[]float64{-2.5}[0]},
 	)
 	for _, r := range s.Rules {
 		text := s.RuleText(r)
@@ -140,7 +146,8 @@ func TestRuleTextRoundTrip(t *testing.T) {
 		if want.Weight == 1 {
 			want.Weight = 0
 		}
-		if s.RuleText(got) != text || got.Then != want.Then || got.Weight != want.Weight || len(got.If) != len(want.If) {
+		if s.RuleText(got) != text || got.Then != want.Then || got.Weight != want.Weight || len(got.If) != len(want.If) ||
+			(got.Value == nil) != (want.Value == nil) || (got.Value != nil && *got.Value != *want.Value) {
 			t.Fatalf("%q parsed as %+v", text, got)
 		}
 		for j := range got.If {
@@ -149,16 +156,23 @@ func TestRuleTextRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	if got := s.RuleText(s.Rules[len(s.Rules)-3]); got != "IF b IS high THEN out IS few WITH 0.25" {
+	if got := s.RuleText(s.Rules[len(s.Rules)-4]); got != "IF b IS high THEN out IS few WITH 0.25" {
 		t.Errorf("text %q", got)
 	}
-	if got := s.RuleText(s.Rules[len(s.Rules)-2]); got != "IF ANY THEN NONE" {
+	if got := s.RuleText(s.Rules[len(s.Rules)-1]); got != "IF a IS high AND b IS low THEN out = -2.5" {
+		t.Errorf("text %q", got)
+	}
+	if got := s.RuleText(s.Rules[len(s.Rules)-3]); got != "IF ANY THEN NONE" {
 		t.Errorf("text %q", got)
 	}
 }
 
 func TestParseRuleErrors(t *testing.T) {
 	s := grid3(Mamdani)
+	tsk := grid3(TSK)
+	if _, err := tsk.ParseRule("IF a IS low THEN out = x"); err == nil || !strings.Contains(err.Error(), "want a finite number after =") {
+		t.Errorf("bad number: %v", err)
+	}
 	tests := []struct{ text, want string }{
 		{"", "want IF, got end of text"},
 		{"IF a IS low", "want AND or THEN, got end of text"},
@@ -167,6 +181,8 @@ func TestParseRuleErrors(t *testing.T) {
 		{"IF a IS low AND a IS mid THEN out IS few", "a appears twice"},
 		{"IF a IS low THEN out IS plenty", `want a label of out, got "plenty"`},
 		{"IF a IS low THEN out IS few WITH 2", "weight must be a number in [0, 1]"},
+		{"IF a IS low THEN out = 1", `a numeric consequent needs "tsk" inference`},
+		{"IF a IS low THEN out IN few", `want IS or =, got "IN"`},
 		{"IF a IS low THEN out IS few extra", `want WITH or end of text, got "extra"`},
 		{"if a is low then NONE with 0.5 x", `want end of text, got "x"`},
 	}
@@ -195,6 +211,8 @@ func TestValidate(t *testing.T) {
 		{"then", func(s *System) { s.Rules[5].Then = 5 }, "rules[5].then: label 5 out of range"},
 		{"weight", func(s *System) { s.Rules[0].Weight = math.NaN() }, "rules[0].weight: NaN out of [0, 1]"},
 		{"inference", func(s *System) { s.Inference = "sugeno" }, `inference: "sugeno"`},
+		{"value on mamdani", func(s *System) { s.Rules[2].Value = new(float64) }, `rules[2].value: a numeric consequent needs "tsk"`},
+		{"value then", func(s *System) { s.Inference = TSK; s.Rules[2].Value, s.Rules[2].Then = new(float64), 3 }, "rules[2].then: 3 with a numeric value"},
 	}
 	for _, tt := range tests {
 		s := grid3(Mamdani)
@@ -229,16 +247,23 @@ func TestJSONRoundTripAndClone(t *testing.T) {
 			t.Errorf("decoded system evaluates differently at %v", in)
 		}
 	}
+	n := grid3(TSK)
+	n.Rules[0].Value = &[]float64{0.5}[0]
+	*n.Clone().Rules[0].Value = 9
+	if *n.Rules[0].Value != 0.5 {
+		t.Error("Clone shares a rule's value")
+	}
 	if _, err := Decode([]byte(`{"inputs":[],"bogus":1}`)); err == nil {
 		t.Error("unknown field accepted")
 	}
 }
 
 func FuzzParseRule(f *testing.F) {
-	s := grid3(Mamdani)
+	s := grid3(TSK)
 	f.Add("IF a IS low AND b IS high THEN out IS few")
 	f.Add("IF ANY THEN NONE WITH 0.5")
 	f.Add("if c is mid then out is most")
+	f.Add("IF b IS mid THEN out = 0.75 WITH 0.5")
 	f.Fuzz(func(t *testing.T, text string) {
 		r, err := s.ParseRule(text)
 		if err != nil {

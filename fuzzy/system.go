@@ -18,6 +18,10 @@ func (s *System) Clone() *System {
 	c.Rules = make([]Rule, len(s.Rules))
 	for i, r := range s.Rules {
 		c.Rules[i] = Rule{If: slices.Clone(r.If), Then: r.Then, Weight: r.Weight}
+		if r.Value != nil {
+			x := *r.Value
+			c.Rules[i].Value = &x
+		}
 	}
 	return c
 }

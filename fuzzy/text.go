@@ -11,8 +11,9 @@ import (
 //	IF queued_slots IS high AND mean_wait IS long THEN idle_off IS few
 //
 // Inputs with Any are left out (a rule with no antecedent reads
-// "IF ANY THEN ..."), a switched-off rule concludes "THEN NONE", and a
-// weight other than 0 or 1 is appended as "WITH 0.5".
+// "IF ANY THEN ..."), a switched-off rule concludes "THEN NONE", a numeric
+// (TSK) consequent reads "THEN idle_off = 2.5", and a weight other than 0
+// or 1 is appended as "WITH 0.5".
 func (s *System) RuleText(r Rule) string {
 	var b strings.Builder
 	b.WriteString("IF")
@@ -30,9 +31,12 @@ func (s *System) RuleText(r Rule) string {
 	if n == 0 {
 		b.WriteString(" ANY")
 	}
-	if r.Then == NoRule {
+	switch {
+	case r.Then == NoRule:
 		b.WriteString(" THEN NONE")
-	} else {
+	case r.Value != nil:
+		fmt.Fprintf(&b, " THEN %s = %s", s.Output.Name, strconv.FormatFloat(*r.Value, 'g', -1, 64))
+	default:
 		fmt.Fprintf(&b, " THEN %s IS %s", s.Output.Name, s.Output.Labels[r.Then])
 	}
 	if r.Weight != 0 && r.Weight != 1 {
@@ -161,8 +165,18 @@ func (p *ruleParser) consequent(r *Rule) error {
 	if t != p.s.Output.Name {
 		return p.errorf(t, "NONE or the output "+p.s.Output.Name)
 	}
-	if err := p.expect("IS"); err != nil {
-		return err
+	switch t := p.next(); {
+	case t == "=" && p.s.Inference != TSK:
+		return fmt.Errorf("word %d: a numeric consequent needs %q inference", p.pos, TSK)
+	case t == "=":
+		x, err := strconv.ParseFloat(p.next(), 64)
+		if err != nil || !finite(x) {
+			return fmt.Errorf("word %d: want a finite number after =", p.pos)
+		}
+		r.Value = &x
+		return nil
+	case !strings.EqualFold(t, "IS"):
+		return p.errorf(t, "IS or =")
 	}
 	label := p.next()
 	if r.Then = labelIndex(&p.s.Output, label); r.Then < 0 {

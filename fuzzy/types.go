@@ -21,6 +21,10 @@ type Rule struct {
 	If     []int   `json:"if"`               // label index per input, or Any
 	Then   int     `json:"then"`             // output label index (Mamdani)
 	Weight float64 `json:"weight,omitempty"` // 0 means 1
+	// Value, for TSK inference only, makes the rule conclude this number
+	// instead of the centre of label Then ("THEN out = 2.5"); Then then
+	// only switches the rule off (NoRule) or on (0).
+	Value *float64 `json:"value,omitempty"`
 }
 
 // System is a rule base with its variables and inference method.
