@@ -39,6 +39,8 @@ func SlotsFigure(title string, tl *sim.Timeline, from, to int64) (*Figure, error
 		return nil, fmt.Errorf("reports: slots figure: empty window [%d, %d)", from, to)
 	}
 	req, pow := stepXYs(tl.Steps, from, to)
+	req = m4(req, float64(from), float64(to), stepBins)
+	pow = m4(pow, float64(from), float64(to), stepBins)
 	p := newPlot(title, "time (UTC)", "slots")
 	p.X.Tick.Marker = timeTicks
 	p.Legend.Top = true
