@@ -22,7 +22,8 @@ import (
 // the oracle on the test split) and the test off-seconds of the qos0.1
 // pick (absolute on NASA-iPSC, relative to always-on on SDSC-SP2, chosen
 // on the train split). The table goes to the log and to
-// ECOTUNE_COMPARE_OUT if set. It asserts nothing about who wins: the
+// ECOTUNE_COMPARE_OUT if set; ECOTUNE_POLICIES and ECOTUNE_TRACES (e.g.
+// "NASA,SDSC") narrow it. It asserts nothing about who wins: the
 // figures are reported as measured.
 func TestCompareBaselines(t *testing.T) {
 	if os.Getenv("ECOTUNE_LONG") == "" {
@@ -51,6 +52,9 @@ func TestCompareBaselines(t *testing.T) {
 	fmt.Fprintln(&b, "| trace | policy | evals | front | train HV | test HV | qos0.1 | pick train qos_p90 | pick test qos_p90 | pick test off_node_s | pick test reconfigs |")
 	fmt.Fprintln(&b, "|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, tc := range traces {
+		if only := os.Getenv("ECOTUNE_TRACES"); only != "" && !strings.Contains(only, tc.file[:4]) {
+			continue
+		}
 		path := filepath.Join("..", "..", "shared", "traces", tc.file)
 		tr, err := datasets.Open(path, datasets.ReadOptions{})
 		if err != nil {
@@ -82,15 +86,16 @@ func TestCompareBaselines(t *testing.T) {
 			if !ch.Feasible {
 				feas = "INFEASIBLE"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %d | %d | %.4f | %.4f | %s (≤ %.3g) | %.3g | %.3g | %d | %d |\n",
+			row := fmt.Sprintf("| %s | %s | %d | %d | %.4f | %.4f | %s (≤ %.3g) | %.3g | %.3g | %d | %d |\n",
 				name, pol, m.Evaluations, len(f.Solutions), m.Hypervolume["train"], m.Hypervolume["test"], feas, ch.Resolved,
 				pick.Train.QoSP90, pick.Test.QoSP90, pick.Test.OffNodeSeconds, pick.Test.Reconfigurations)
+			b.WriteString(row)
 			o := m.References[tuner.Oracle].Test
 			a := m.References[tuner.AlwaysOn].Test
 			ohv := m.Normalizers["test"].Hypervolume([][]float64{{o.QoSP90, float64(o.OffNodeSeconds), float64(o.Reconfigurations)}})
 			oracleRow = fmt.Sprintf("| %s | oracle (always-on test qos_p90 %.3g) | – | – | – | %.4f | – | – | %.3g | %d | %d |\n",
 				name, a.QoSP90, ohv, o.QoSP90, o.OffNodeSeconds, o.Reconfigurations)
-			t.Logf("%s %s done: %d evaluations", name, pol, m.Evaluations)
+			t.Log(strings.TrimSpace(row))
 		}
 		b.WriteString(oracleRow)
 	}

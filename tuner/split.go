@@ -6,19 +6,19 @@ import (
 	"github.com/ecotune/ecotune/datasets"
 )
 
-// holdout splits tr chronologically by jobs: the first frac of the jobs
-// (in submit order) train, the rest test. frac = 1 gives no test split.
+// holdout splits tr chronologically by jobs with datasets.Split: the first
+// round(frac·n) jobs (in submit order) train, the rest test. frac = 1
+// gives no test split.
 func holdout(tr *datasets.Trace, frac float64) (train, test *datasets.Trace, err error) {
-	if !(frac > 0 && frac <= 1) {
-		return nil, nil, fmt.Errorf("tuner: train fraction %g: want (0, 1]", frac)
+	if frac == 1 {
+		return tr, nil, nil
 	}
-	n := int(frac * float64(len(tr.Jobs)))
-	if n < 1 {
-		return nil, nil, fmt.Errorf("tuner: train fraction %g of %d jobs leaves no training job", frac, len(tr.Jobs))
+	train, test, err = datasets.Split(tr, datasets.SplitOptions{Train: frac, By: "jobs"})
+	if err != nil {
+		return nil, nil, fmt.Errorf("tuner: %w", err)
 	}
-	train = &datasets.Trace{Meta: tr.Meta, Jobs: tr.Jobs[:n:n]}
-	if n == len(tr.Jobs) {
-		return train, nil, nil
+	if len(train.Jobs) == 0 || len(test.Jobs) == 0 {
+		return nil, nil, fmt.Errorf("tuner: train fraction %g of %d jobs leaves an empty split", frac, len(tr.Jobs))
 	}
-	return train, &datasets.Trace{Meta: tr.Meta, Jobs: tr.Jobs[n:]}, nil
+	return train, test, nil
 }

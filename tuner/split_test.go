@@ -17,9 +17,9 @@ func TestHoldout(t *testing.T) {
 		err        bool
 	}{
 		{0.7, 7, 3, false},
-		{0.75, 7, 3, false}, // floor(7.5)
+		{0.75, 8, 2, false}, // round(7.5)
 		{1, 10, 0, false},
-		{0.05, 0, 0, true}, // no training job
+		{0.04, 0, 0, true}, // round(0.4): no training job
 		{0, 0, 0, true},
 		{1.2, 0, 0, true},
 	}
