@@ -9,7 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/fuzzy"
 	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/sim"
 )
 
 // runApp runs the ecotune command line with args and returns its stdout.
@@ -173,5 +176,105 @@ func TestPoliciesJSON(t *testing.T) {
 	text, err := runApp(t, "policies")
 	if err != nil || !strings.Contains(text, "idle_timeout  integer in [60, 86400] s, default 1800") {
 		t.Errorf("text listing: %v\n%s", err, text)
+	}
+}
+
+// simRecorder wraps the simulator's policy and records, every stride-th
+// consultation, the state it saw and the decision it took.
+type simRecorder struct {
+	policy.Policy
+	stride, n int
+	states    [][]byte
+	decisions []policy.DecisionOut
+}
+
+func (r *simRecorder) Decide(v *policy.View, d *policy.Decision) {
+	r.Policy.Decide(v, d)
+	if r.n++; r.n%r.stride == 0 && len(r.states) < 150 {
+		b, err := json.Marshal(policy.StateOf(v))
+		if err != nil {
+			panic(err)
+		}
+		r.states = append(r.states, b)
+		r.decisions = append(r.decisions, d.Out(r.Policy, v))
+	}
+}
+
+// A rule set written, loaded and run through `ecotune decide` gives the
+// decisions the simulator's policy took, over a sequence of Views recorded
+// inside a simulation of NASA-iPSC (hgfs with a modified rule base, escs
+// with a per-group threshold, idle-timeout).
+func TestDecideMatchesSimulator(t *testing.T) {
+	path := filepath.Join("..", "..", "..", "shared", "traces", "NASA-iPSC-1993-3.1-cln.swf.gz")
+	if _, err := os.Stat(path); err != nil {
+		t.Skip(err)
+	}
+	tr, err := datasets.Open(path, datasets.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Jobs = tr.Jobs[:4000]
+	cl, err := sim.ClusterFromTrace(tr.Meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned := policy.HGFSTemplate()
+	learned.Rules[13].Then = fuzzy.NoRule
+	learned.Rules[4].Then = 4
+	learned.Inputs[2].Shifts = []float64{0, 0.3, -0.2}
+	configs := []policy.Config{
+		{Name: "hgfs", Params: map[string]float64{"min_idle": 300}, Fuzzy: learned},
+		{Name: "escs", Params: map[string]float64{"wait_on@7": 120}},
+		{Name: "idle-timeout", Params: map[string]float64{"idle_timeout": 900, "spare": 2}},
+	}
+	dir := t.TempDir()
+	for _, cfg := range configs {
+		t.Run(cfg.Name, func(t *testing.T) {
+			groups := []policy.Group{}
+			for _, g := range cl.Groups {
+				groups = append(groups, policy.Group{Name: g.Name, Count: g.Count, Slots: g.Slots, GFLOPS: g.GFLOPS, Model: g.Model})
+			}
+			rs := &policy.RuleSet{Version: policy.RuleSetVersion, Policy: cfg, Cluster: groups, Period: sim.DefaultPeriod}
+			rules := filepath.Join(dir, cfg.Name+".json")
+			if err := policy.WriteRuleSet(rules, rs, false); err != nil {
+				t.Fatal(err)
+			}
+			p, err := policy.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := &simRecorder{Policy: p, stride: 37}
+			if _, err := sim.Run(tr, cl, rec, sim.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if len(rec.states) < 100 {
+				t.Fatalf("recorded %d views", len(rec.states))
+			}
+			changes := 0
+			for i, st := range rec.states {
+				state := filepath.Join(dir, "state.json")
+				if err := os.WriteFile(state, st, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				out, err := runApp(t, "decide", "--rules", rules, "--state", state, "--json")
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got policy.DecisionOut
+				if err := json.Unmarshal([]byte(out), &got); err != nil {
+					t.Fatal(err)
+				}
+				want := rec.decisions[i]
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("view %d: decide printed %+v; the simulator's policy decided %+v", i, got, want)
+				}
+				if len(want.PowerOn)+len(want.PowerOff) > 0 {
+					changes++
+				}
+			}
+			if changes == 0 || changes == len(rec.states) {
+				t.Errorf("%d of %d recorded decisions change something: a poor sample", changes, len(rec.states))
+			}
+		})
 	}
 }
