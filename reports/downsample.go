@@ -3,8 +3,9 @@ package reports
 import "gonum.org/v1/plot/plotter"
 
 // stepBins is the number of time bins a step series is reduced to when it
-// has more points than can be drawn: two per pixel of a timeline figure.
-const stepBins = 2 * 8 * pngDPI
+// has more points than can be drawn: two per pixel of a timeline figure
+// 8 in wide at 96 dpi.
+const stepBins = 1536
 
 // m4 reduces a time series sorted by X over [from, to] to at most four
 // points per bin (of bins equal bins): each bin's first, lowest, highest

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"html"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,6 +105,15 @@ func TestReportReplaysTheRun(t *testing.T) {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}
+	}
+	// The node-state chart is embedded as PNG, the other figures as SVG.
+	page, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := html.UnescapeString(string(page))
+	if n, m := strings.Count(text, `src="data:image/png;base64,`), strings.Count(text, `src="data:image/svg+xml;base64,`); n != 1 || m != 4 {
+		t.Errorf("%d PNG and %d SVG figures embedded, want 1 and 4", n, m)
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 type htmlFigure struct {
 	Name  string
 	Title string
-	Src   template.URL // data: URI of the SVG
+	Src   template.URL // data: URI of the SVG or PNG
 }
 
 var htmlTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
@@ -64,17 +64,21 @@ figcaption { font-size: 0.9em; color: #555; }
 {{end}}`))
 
 // HTML renders the report as one self-contained HTML page: tables and
-// the SVG figures (svgs, by figure name) embedded as data: URIs, no
-// external asset.
-func (rep *Report) HTML(svgs map[string][]byte) ([]byte, error) {
+// the figures (rendered, by name, in each figure's embedFormat) embedded
+// as data: URIs, no external asset.
+func (rep *Report) HTML(rendered map[string][]byte) ([]byte, error) {
 	embed := func(figs []*Figure) ([]htmlFigure, error) {
 		out := make([]htmlFigure, 0, len(figs))
 		for _, f := range figs {
-			svg, ok := svgs[f.Name]
+			img, ok := rendered[f.Name]
 			if !ok {
 				return nil, fmt.Errorf("reports: html: figure %s was not rendered", f.Name)
 			}
-			src := "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(svg)
+			mime := "image/svg+xml"
+			if f.embedFormat() == PNG {
+				mime = "image/png"
+			}
+			src := "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(img)
 			out = append(out, htmlFigure{Name: f.Name, Title: f.Title, Src: template.URL(src)})
 		}
 		return out, nil

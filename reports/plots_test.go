@@ -95,9 +95,9 @@ func TestRenderPNGSize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 9 in × 3.6 in at 96 dpi.
-	if got := img.Bounds().Size(); got.X != 864 || got.Y != 346 {
-		t.Errorf("PNG is %v, want 864×346", got)
+	// 9 in × 3.6 in at 150 dpi.
+	if got := img.Bounds().Size(); got.X != 1350 || got.Y != 540 {
+		t.Errorf("PNG is %v, want 1350×540", got)
 	}
 }
 

@@ -27,7 +27,7 @@ const (
 var Formats = []string{SVG, PNG, PDF}
 
 // pngDPI is the resolution of PNG figures.
-const pngDPI = 96
+const pngDPI = 150
 
 // A Figure is a grid of plots (one row, side by side, for fronts) drawn on
 // one page of fixed size, so the same data always gives the same bytes.
@@ -41,6 +41,17 @@ type Figure struct {
 	// of the plots instead of over the data.
 	Legend      *plot.Legend
 	LegendWidth vg.Length
+	// Raster figures (thousands of tiny shapes) are embedded in the HTML
+	// report as PNG, which is far smaller than their SVG.
+	Raster bool
+}
+
+// embedFormat is the format the HTML report embeds f in.
+func (f *Figure) embedFormat() string {
+	if f.Raster {
+		return PNG
+	}
+	return SVG
 }
 
 // Render draws f in format (SVG, PNG or PDF).

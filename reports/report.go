@@ -216,15 +216,15 @@ func Write(runDir string, opt Options) (string, error) {
 
 // WriteDir writes the report's files into dir and returns the HTML path.
 func (rep *Report) WriteDir(dir string, force bool) (string, error) {
-	svgs := make(map[string][]byte)
+	embedded := make(map[string][]byte)
 	for _, f := range rep.Figures() {
 		for _, format := range Formats {
 			b, err := f.Render(format)
 			if err != nil {
 				return "", err
 			}
-			if format == SVG {
-				svgs[f.Name] = b
+			if format == f.embedFormat() {
+				embedded[f.Name] = b
 			}
 			if err := writeFile(filepath.Join(dir, f.Name+"."+format), b, force); err != nil {
 				return "", err
@@ -234,7 +234,7 @@ func (rep *Report) WriteDir(dir string, force bool) (string, error) {
 	files := []outFile{
 		{ReportMD, rep.Markdown},
 		{ReportCSV, rep.CSV},
-		{ReportHTML, func() ([]byte, error) { return rep.HTML(svgs) }},
+		{ReportHTML, func() ([]byte, error) { return rep.HTML(embedded) }},
 	}
 	if pv := rep.Paraver; pv != nil {
 		files = append(files,

@@ -126,7 +126,7 @@ func NodesFigure(title string, tl *sim.Timeline, from, to int64) (*Figure, error
 		legend.Add(s.String(), swatch(StateColors[s]))
 	}
 	return &Figure{Name: "timeline-nodes", Title: title, Plots: [][]*plot.Plot{{p}},
-		Width: timelineWidth, Height: timelineHeight, Legend: &legend, LegendWidth: vg.Inch}, nil
+		Width: timelineWidth, Height: timelineHeight, Legend: &legend, LegendWidth: 1.2 * vg.Inch, Raster: true}, nil
 }
 
 // stateBands is a plotter drawing node-state intervals as rectangles.
