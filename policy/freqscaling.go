@@ -88,7 +88,7 @@ func freqSpecs() []Spec {
 		specs = append(specs, withCheck(Spec{
 			Name:   x.name,
 			Doc:    x.doc,
-			Source: "ecotune's reading of the node/frequency-scaling family (see `go doc policy.freqScaling`); DVFS after Etinski et al., Computer Science R&D 25, 2010",
+			Source: "ecotune's reading of the node/frequency-scaling family (the study was not found; see policy/freqscaling.go); DVFS by load after Etinski et al., Computer Science R&D 25, 2010",
 			Params: params,
 		}, func(c Config) (Policy, error) {
 			return &freqScaling{name: x.name, freq: x.freq, spread: x.spread, bootOnWait: x.bootOnWait,
