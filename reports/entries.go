@@ -30,12 +30,7 @@ func CompareEntries(names []string, run *Run) ([]Entry, error) {
 		}
 		return out, nil
 	}
-	keys := make([]string, 0, len(run.Meta.References))
-	for k := range run.Meta.References {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range sortedKeys(run.Meta.References) {
 		if c := run.Meta.References[k].Config; keep(c.Name) {
 			out = append(out, Entry{Label: k, Config: c})
 		}

@@ -26,7 +26,7 @@ func RuleSet(r *Run, pick Pick) (*policy.RuleSet, error) {
 		return nil, fmt.Errorf("reports: export: row %d: %w", pick.Row, err)
 	}
 	m := r.Meta
-	names := append(rowObjectives(r), objectives.EnergyKWh)
+	names := append(r.objectiveNames(), objectives.EnergyKWh)
 	rs := &policy.RuleSet{
 		Version: policy.RuleSetVersion,
 		Policy:  spec.Fill(sol.Config),
@@ -42,14 +42,6 @@ func RuleSet(r *Run, pick Pick) (*policy.RuleSet, error) {
 		return nil, fmt.Errorf("reports: export: row %d: %w", pick.Row, err)
 	}
 	return rs, nil
-}
-
-func rowObjectives(r *Run) []string {
-	names := make([]string, len(r.Front.Objectives))
-	for i, o := range r.Front.Objectives {
-		names[i] = o.Name
-	}
-	return names
 }
 
 func scoreMap(sc *objectives.Scores, names []string) map[string]float64 {

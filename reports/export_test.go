@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ func randomView(rng *rand.Rand, groups []policy.Group) *policy.View {
 	now := int64(1_000_000 + rng.IntN(100_000))
 	v := &policy.View{Now: now, Start: 1_000_000, Period: DefaultPeriod, Groups: groups}
 	for i := range groups[0].Count {
-		n := policy.NodeView{ID: i, Name: "node" + itoa(i+1), Slots: groups[0].Slots, LastFailed: policy.NoTime}
+		n := policy.NodeView{ID: i, Name: "node" + strconv.Itoa(i+1), Slots: groups[0].Slots, LastFailed: policy.NoTime}
 		n.State = policy.NodeState(rng.IntN(5))
 		n.Since = now - int64(rng.IntN(7200))
 		n.IdleSince = n.Since

@@ -6,8 +6,6 @@ import (
 	"strings"
 )
 
-func itoa(i int) string { return strconv.Itoa(i) }
-
 // num formats a figure for tables: integers without decimals, others with
 // at most 4 significant decimals, no exponent for everyday magnitudes.
 func num(v float64) string {

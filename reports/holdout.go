@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"strconv"
+
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/tuner"
 )
@@ -61,7 +63,7 @@ func holdoutByRow(r *Run) []HoldoutRow {
 			continue
 		}
 		row := holdoutRow(r, i)
-		row.Preset, row.Feasible = "row "+itoa(i), true
+		row.Preset, row.Feasible = "row "+strconv.Itoa(i), true
 		rows = append(rows, row)
 	}
 	return rows

@@ -49,6 +49,15 @@ func (r *Run) check() error {
 	return nil
 }
 
+// objectiveNames returns the names of the run's objectives, in order.
+func (r *Run) objectiveNames() []string {
+	names := make([]string, len(r.Front.Objectives))
+	for i, o := range r.Front.Objectives {
+		names[i] = o.Name
+	}
+	return names
+}
+
 // A Pick is one chosen solution of a front.
 type Pick struct {
 	Label  string              // preset name, or "row N"

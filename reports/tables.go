@@ -21,13 +21,7 @@ type table struct {
 func full(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // objectiveNames returns the names of the run's objectives.
-func (rep *Report) objectiveNames() []string {
-	names := make([]string, len(rep.Run.Front.Objectives))
-	for i, o := range rep.Run.Front.Objectives {
-		names[i] = o.Name
-	}
-	return names
-}
+func (rep *Report) objectiveNames() []string { return rep.Run.objectiveNames() }
 
 // scoreCells formats the named scores of sc ("" for every one when sc is
 // nil).
@@ -95,12 +89,7 @@ func (rep *Report) referencesTable() table {
 	header = append(header, prefixed("test_", names)...)
 	t := table{ID: "references", Caption: "References evaluated on the same splits", Header: header}
 	refs := rep.Run.Meta.References
-	keys := make([]string, 0, len(refs))
-	for k := range refs {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range sortedKeys(refs) {
 		ref := refs[k]
 		row := append([]string{k, ref.Config.Name}, scoreCells(&ref.Train, names, num)...)
 		t.Rows = append(t.Rows, append(row, scoreCells(ref.Test, names, num)...))
@@ -132,12 +121,7 @@ func (rep *Report) frontTable() table {
 func (rep *Report) solutionTable() table {
 	c := rep.Solution.Config
 	t := table{ID: "solution", Caption: fmt.Sprintf("Picked solution: %s, %s", c.Name, rep.Pick.Label), Header: []string{"parameter", "value"}}
-	keys := make([]string, 0, len(c.Params))
-	for k := range c.Params {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range sortedKeys(c.Params) {
 		t.Rows = append(t.Rows, []string{k, num(c.Params[k])})
 	}
 	if c.Fuzzy != nil {
