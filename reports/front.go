@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"image/color"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -67,14 +68,14 @@ type split struct {
 }
 
 var (
-	trainSplitSel = split{"train", func(tr objectives.Scores, _ *objectives.Scores) *objectives.Scores { return &tr }}
-	testSplitSel  = split{"test", func(_ objectives.Scores, te *objectives.Scores) *objectives.Scores { return te }}
+	onTrain = split{"train", func(tr objectives.Scores, _ *objectives.Scores) *objectives.Scores { return &tr }}
+	onTest  = split{"test", func(_ objectives.Scores, te *objectives.Scores) *objectives.Scores { return te }}
 )
 
 func frontFigure(r *Run, x, y tuner.Objective) (*Figure, error) {
-	splits := []split{trainSplitSel}
+	splits := []split{onTrain}
 	if hasTest(r.Front) {
-		splits = append(splits, testSplitSel)
+		splits = append(splits, onTest)
 	}
 	row := make([]*plot.Plot, 0, len(splits))
 	for _, s := range splits {
@@ -101,7 +102,9 @@ func frontLegendOf(r *Run, style text.Style) *plot.Legend {
 	l := plot.NewLegend()
 	l.TextStyle = style
 	l.Add("front (rank 0)", glyphThumb(frontGlyph))
-	l.Add("dominated", glyphThumb(dominatedGlyph))
+	if slices.ContainsFunc(r.Front.Solutions, func(s tuner.Solution) bool { return s.Rank > 0 }) {
+		l.Add("dominated", glyphThumb(dominatedGlyph))
+	}
 	if len(r.Meta.Presets) > 0 {
 		l.Add("preset", glyphThumb(presetGlyph))
 	}
@@ -116,14 +119,7 @@ type glyphThumb draw.GlyphStyle
 
 func (g glyphThumb) Thumbnail(c *draw.Canvas) { c.DrawGlyph(draw.GlyphStyle(g), c.Center()) }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 func hasTest(f *tuner.Front) bool {
 	for _, s := range f.Solutions {
