@@ -330,3 +330,22 @@ func TestSameResultAnyGOMAXPROCS(t *testing.T) {
 		t.Fatal("NaN energy")
 	}
 }
+
+// TestRunAllocates: once a Simulator has run, a Run allocates its Result
+// and the Result's job records, nothing per event.
+func TestRunAllocates(t *testing.T) {
+	c := propertyCluster()
+	for _, opt := range []Options{{Scheduler: FCFS}, {Scheduler: EASY, BootFailProb: 0.1}} {
+		s, err := New(randomTrace(3, 800, c.Slots()), c, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p policy.Policy = chaos{}
+		if _, err := s.Run(p); err != nil {
+			t.Fatal(err)
+		}
+		if a := testing.AllocsPerRun(5, func() { s.Run(p) }); a > 2 {
+			t.Errorf("%s: %v allocations per Run, want 2", opt.Scheduler, a)
+		}
+	}
+}

@@ -85,8 +85,8 @@ type state struct {
 	level    []int32    // sleep level a shutting-down node is entering
 	bootEnd  []int64    // when a booting node is expected up
 	alloc    []allocation
-	pool     []allocation
-	startSeq []int64 // per job: rank in start order
+	pools    [64][]allocation // free allocations by size class
+	startSeq []int64          // per job: rank in start order
 	seq      int64
 	cands    []int
 	acct     []groupAcct

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/ecotune/ecotune/policy"
 )
@@ -124,7 +125,7 @@ func (s *Simulator) start(qi int) {
 	st := &s.st
 	j := st.queue.key(qi)
 	info := &s.jobs[j]
-	al := s.takeAllocation()
+	al := s.takeAllocation(min(int(info.slots), len(st.free)))
 	need := info.slots
 	if st.placer != nil {
 		need = s.placeByPolicy(qi, &al, need)
@@ -211,7 +212,7 @@ func (s *Simulator) end(j int32) {
 	st.changed = true
 	st.running.removeAt(st.running.find(j, st.startSeq))
 	st.alloc[j] = allocation{}
-	st.pool = append(st.pool, al)
+	s.putAllocation(al)
 	st.view.BusySlots -= int(s.jobs[j].slots)
 	if s.easy {
 		s.removeEnd(endEntry{t: st.res.Jobs[j].Start + s.jobs[j].est, id: j})
@@ -220,14 +221,25 @@ func (s *Simulator) end(j int32) {
 	st.schedule = true
 }
 
-func (s *Simulator) takeAllocation() allocation {
+// takeAllocation returns empty node and count buffers able to hold a job
+// spanning up to span nodes, from the pool of their power-of-two size
+// class: buffers never grow in place, so after the first runs a Run finds
+// every buffer it needs in the pools.
+func (s *Simulator) takeAllocation(span int) allocation {
 	st := &s.st
-	if n := len(st.pool); n > 0 {
-		al := st.pool[n-1]
-		st.pool = st.pool[:n-1]
+	class := bits.Len(uint(span - 1))
+	if pool := st.pools[class]; len(pool) > 0 {
+		al := pool[len(pool)-1]
+		st.pools[class] = pool[:len(pool)-1]
 		return allocation{nodes: al.nodes[:0], counts: al.counts[:0]}
 	}
-	return allocation{}
+	size := 1 << class
+	return allocation{nodes: make([]int, 0, size), counts: make([]int32, 0, size)}
+}
+
+func (s *Simulator) putAllocation(al allocation) {
+	class := bits.Len(uint(cap(al.nodes) - 1))
+	s.st.pools[class] = append(s.st.pools[class], al)
 }
 
 func scaleRun(run int64, speed float64) int64 {
