@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -75,44 +77,54 @@ func DefaultEntries() []Entry {
 	return out
 }
 
-// Compare replays tr on c under every entry and tabulates the results.
-// Always-on and the oracle are simulated first (every row is measured
-// against them; without a registered oracle policy the minimal-energy
-// columns stay empty); the entries then run in parallel, one simulator
-// per worker, and the rows keep the entries' order.
+// Compare replays tr on c under every entry and tabulates the results
+// against always-on and the oracle (without a registered oracle policy
+// the minimal-energy columns stay empty). Everything runs in parallel,
+// one simulator per worker; the rows keep the entries' order. Always-on
+// and the oracle at their defaults are simulated once, whether or not
+// they are also entries.
 func Compare(tr *datasets.Trace, c sim.Cluster, entries []Entry, opt CompareOptions) (*Comparison, error) {
 	if len(entries) == 0 {
 		return nil, errors.New("reports: compare: no policy to compare")
 	}
 	opt.Sim.Timeline = false
-	s, err := sim.New(tr, c, opt.Sim)
-	if err != nil {
-		return nil, fmt.Errorf("reports: compare: %w", err)
+	jobs := slices.Clone(entries)
+	onAt := referenceIndex(&jobs, AlwaysOn)
+	oracleAt := -1
+	if _, err := policy.Lookup(Oracle); err == nil {
+		oracleAt = referenceIndex(&jobs, Oracle)
 	}
-	on, err := runEntry(s, Entry{Label: AlwaysOn, Config: policy.Config{Name: AlwaysOn}})
+	results, err := runAll(tr, c, jobs, opt)
 	if err != nil {
 		return nil, err
 	}
+	on := results[onAt]
 	cmp := &Comparison{
 		Trace: tr.Meta.Name, Jobs: len(tr.Jobs), Nodes: on.Nodes, Slots: on.Slots,
 		AlwaysOnKWh: objectives.Compute(on).EnergyKWh,
 	}
-	if _, err := policy.Lookup(Oracle); err == nil {
-		oracle, err := runEntry(s, Entry{Label: Oracle, Config: policy.Config{Name: Oracle}})
-		if err != nil {
-			return nil, err
-		}
-		minimal := objectives.Compute(oracle).EnergyKWh
+	if oracleAt >= 0 {
+		minimal := objectives.Compute(results[oracleAt]).EnergyKWh
 		cmp.MinimalKWh = &minimal
-	}
-	results, err := runAll(tr, c, entries, opt)
-	if err != nil {
-		return nil, err
 	}
 	for i, e := range entries {
 		cmp.Rows = append(cmp.Rows, cmp.row(e, objectives.Compute(results[i])))
 	}
 	return cmp, nil
+}
+
+// referenceIndex returns the index in jobs of the policy name at its
+// defaults, appending it when no job is.
+func referenceIndex(jobs *[]Entry, name string) int {
+	spec, _ := policy.Lookup(name)
+	defaults := spec.Defaults()
+	for i, e := range *jobs {
+		if e.Config.Name == name && reflect.DeepEqual(spec.Fill(e.Config), defaults) {
+			return i
+		}
+	}
+	*jobs = append(*jobs, Entry{Label: name, Config: defaults})
+	return len(*jobs) - 1
 }
 
 func (cmp *Comparison) row(e Entry, sc objectives.Scores) CompareRow {
