@@ -74,17 +74,26 @@ func ruleStrength(r *Rule, mu *[MaxInputs][MaxLabels]float64) float64 {
 }
 
 // centroid is the centroid over CentroidGrid points of the output range
-// of max_k min(alpha_k, μ_k(y)).
+// of max_k min(alpha_k, μ_k(y)). The partition is strong, so at each y at
+// most the two labels whose centres bracket y are non-zero: one pass.
 func centroid(out *Variable, c *[MaxLabels]float64, alpha *[MaxLabels]float64) float64 {
 	n := len(out.Labels)
-	var mu [MaxLabels]float64
 	num, den := 0.0, 0.0
+	k := 0
 	for i := range CentroidGrid {
 		y := out.Min + (out.Max-out.Min)*float64(i)/(CentroidGrid-1)
-		memberships(c, n, y, &mu)
-		m := 0.0
-		for k := range n {
-			m = max(m, min(alpha[k], mu[k]))
+		var m float64
+		switch {
+		case n == 1 || y <= c[0]:
+			m = alpha[0]
+		case y >= c[n-1]:
+			m = alpha[n-1]
+		default:
+			for y > c[k+1] { // c[k] < y ≤ c[k+1]; y only grows
+				k++
+			}
+			r := rising(c[k], c[k+1], y)
+			m = max(min(alpha[k], 1-r), min(alpha[k+1], r))
 		}
 		if i == 0 || i == CentroidGrid-1 {
 			m /= 2 // trapezoid rule

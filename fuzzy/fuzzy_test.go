@@ -3,6 +3,8 @@ package fuzzy
 import (
 	"encoding/json"
 	"math"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -279,4 +281,42 @@ func FuzzParseRule(f *testing.F) {
 			t.Fatalf("%q: text %q does not round-trip: %v", text, s.RuleText(r), err)
 		}
 	})
+}
+
+// The one-pass centroid equals the direct definition
+// Σ y·max_k min(α_k, μ_k(y)) / Σ max_k min(α_k, μ_k(y)) (trapezoid weights)
+// on random partitions and clip levels.
+func TestCentroidMatchesDefinition(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 500 {
+		n := 1 + rng.IntN(7)
+		v := Variable{Name: "y", Min: -rng.Float64(), Max: 1 + rng.Float64(), Labels: make([]string, n), Shifts: make([]float64, n)}
+		var alpha [MaxLabels]float64
+		for k := range n {
+			v.Labels[k] = "l" + strconv.Itoa(k)
+			v.Shifts[k] = rng.Float64() - 0.5
+			if rng.IntN(3) > 0 {
+				alpha[k] = rng.Float64()
+			}
+		}
+		alpha[rng.IntN(n)] = 0.5 // something fires
+		var c [MaxLabels]float64
+		v.centers(&c)
+		num, den := 0.0, 0.0
+		for i := range CentroidGrid {
+			y := v.Min + (v.Max-v.Min)*float64(i)/(CentroidGrid-1)
+			m := 0.0
+			for k := range n {
+				m = max(m, min(alpha[k], v.Membership(k, y)))
+			}
+			if i == 0 || i == CentroidGrid-1 {
+				m /= 2
+			}
+			num += y * m
+			den += m
+		}
+		if got, want := centroid(&v, &c, &alpha), num/den; math.Abs(got-want) > 1e-9 {
+			t.Fatalf("%+v α %v: centroid %v; definition %v", v, alpha[:n], got, want)
+		}
+	}
 }
