@@ -116,14 +116,6 @@ func waitOf(q []QueuedJob) queueWait {
 	return w
 }
 
-// mean is the mean wait at time t (0 for an empty queue).
-func (w queueWait) mean(t int64) float64 {
-	if w.n == 0 {
-		return 0
-	}
-	return float64(t) - float64(w.sumSubmit)/float64(w.n)
-}
-
 // gap is t·n − Σsubmit − x·n: positive when the mean wait at t exceeds
 // x, exact while t·n stays below 2^53.
 func (w queueWait) gap(t int64, x float64) float64 {
