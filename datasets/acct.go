@@ -3,6 +3,18 @@ package datasets
 // Helpers shared by the accounting-log readers (GWF, Slurm, PBS, SGE/UGE,
 // LSF, OAR, Argonne). Every identifier here starts with "acct" so that it
 // cannot collide with the SWF reader's helpers in the same package.
+//
+// Skip keys these readers add to Meta.Skipped (each reader's file says
+// which it uses and when):
+//
+//	not_ended              job did not run to an end (pending, running)    both modes
+//	never_started          job ended without ever starting (cancelled)     both modes
+//	duplicate              the same run listed again (Slurm)               both modes
+//	orphan_step            job step without its allocation row (Slurm)     both modes
+//	truncated              record cut short (Slurm)                        lenient
+//	unreadable_<field>     record with a bad value in <field>              lenient
+//	unreadable_field_count record with a wrong number of fields            lenient
+//	unreadable_record      other unreadable record                         lenient
 
 import (
 	"bufio"
@@ -231,14 +243,18 @@ func acctSkip(m *Meta, reason string) {
 	m.Skipped[reason]++
 }
 
-// acctReason is the Skipped key of a record rejected for its field in
-// lenient mode: "unreadable_" and the field name in lower case (as the
-// SWF reader does).
-func acctReason(field string) string {
-	if field == "" {
-		return "unreadable_record"
+// acctReason is the Skipped key of a record rejected in lenient mode, as
+// the SWF reader counts them: "unreadable_" and the field's name as the
+// error names it, "unreadable_field_count" for a wrong number of fields,
+// "unreadable_record" for other errors not tied to one field.
+func acctReason(pe *ParseError) string {
+	switch {
+	case pe.Field != "":
+		return "unreadable_" + pe.Field
+	case errors.Is(pe.Err, ErrFieldCount):
+		return "unreadable_field_count"
 	}
-	return "unreadable_" + strings.ToLower(field)
+	return "unreadable_record"
 }
 
 // acctValue shortens a field value quoted in an error message.

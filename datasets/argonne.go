@@ -116,7 +116,7 @@ func (r *argonneReader) Next() (Job, error) {
 			r.err = perr
 			return Job{}, perr
 		}
-		acctSkip(&r.meta, acctReason(perr.Field))
+		acctSkip(&r.meta, acctReason(perr))
 	}
 }
 

@@ -73,9 +73,9 @@ func TestArgonneErrors(t *testing.T) {
 		name, old, new, field, reason string
 		sentinel                      error
 	}{
-		{"letter in run time", "\t3632\t", "\t36x2\t", "RunTime", "unreadable_runtime", ErrSyntax},
-		{"relative submit time (SWF)", "\t1672529301\t", "\t1301\t", "SubmitTime", "unreadable_submittime", ErrRange},
-		{"17 fields", "\t-1\t0\t", "\t0\t", "", "unreadable_record", ErrFieldCount},
+		{"letter in run time", "\t3632\t", "\t36x2\t", "RunTime", "unreadable_RunTime", ErrSyntax},
+		{"relative submit time (SWF)", "\t1672529301\t", "\t1301\t", "SubmitTime", "unreadable_SubmitTime", ErrRange},
+		{"17 fields", "\t-1\t0\t", "\t0\t", "", "unreadable_field_count", ErrFieldCount},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -113,7 +113,7 @@ func (r *gwfReader) Next() (Job, error) {
 			r.err = perr
 			return Job{}, perr
 		}
-		acctSkip(&r.meta, acctReason(perr.Field))
+		acctSkip(&r.meta, acctReason(perr))
 	}
 }
 

@@ -54,11 +54,11 @@ func TestGWFErrors(t *testing.T) {
 		field, reason string
 		sentinel      error
 	}{
-		{"letter in RunTime", 6, " 2 58 2 ", " 2 5x8 2 ", "RunTime", "unreadable_runtime", ErrSyntax},
-		{"status out of range", 7, " -1 0 U2 ", " -1 7 U2 ", "Status", "unreadable_status", ErrRange},
-		{"negative wait", 11, " 1107330200 -1 ", " 1107330200 -5 ", "WaitTime", "unreadable_waittime", ErrRange},
-		{"28 fields", 12, " UNITARY", "", "", "unreadable_record", ErrFieldCount},
-		{"text job id", 6, "1 1107330058", "J1 1107330058", "JobID", "unreadable_jobid", ErrSyntax},
+		{"letter in RunTime", 6, " 2 58 2 ", " 2 5x8 2 ", "RunTime", "unreadable_RunTime", ErrSyntax},
+		{"status out of range", 7, " -1 0 U2 ", " -1 7 U2 ", "Status", "unreadable_Status", ErrRange},
+		{"negative wait", 11, " 1107330200 -1 ", " 1107330200 -5 ", "WaitTime", "unreadable_WaitTime", ErrRange},
+		{"28 fields", 12, " UNITARY", "", "", "unreadable_field_count", ErrFieldCount},
+		{"text job id", 6, "1 1107330058", "J1 1107330058", "JobID", "unreadable_JobID", ErrSyntax},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

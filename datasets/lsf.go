@@ -168,7 +168,7 @@ func (r *lsfReader) Next() (Job, error) {
 				r.err = perr
 				return Job{}, perr
 			}
-			acctSkip(&r.meta, acctReason(perr.Field))
+			acctSkip(&r.meta, acctReason(perr))
 			continue
 		}
 		if keep {

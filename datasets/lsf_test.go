@@ -54,11 +54,11 @@ func TestLSFErrors(t *testing.T) {
 		name, old, new, field, reason string
 		sentinel                      error
 	}{
-		{"letter in submitTime", " 128 1389642318 0 0 ", " 128 13896x2318 0 0 ", "submitTime", "unreadable_submittime", ErrSyntax},
+		{"letter in submitTime", " 128 1389642318 0 0 ", " 128 13896x2318 0 0 ", "submitTime", "unreadable_submitTime", ErrSyntax},
 		{"unquoted queue", `"anonuser" "regular"`, `"anonuser" regular`, "queue", "unreadable_queue", ErrSyntax},
-		{"bad exec host count", ` 0 8 "host1" "host1"`, ` 0 x "host1" "host1"`, "numExHosts", "unreadable_numexhosts", ErrSyntax},
+		{"bad exec host count", ` 0 8 "host1" "host1"`, ` 0 x "host1" "host1"`, "numExHosts", "unreadable_numExHosts", ErrSyntax},
 		{"line cut inside a string", "", "", "", "unreadable_record", ErrSyntax},
-		{"end before start", `"JOB_FINISH" "9.11" 1389683139`, `"JOB_FINISH" "9.11" 1389642000`, "eventTime", "unreadable_eventtime", ErrRange},
+		{"end before start", `"JOB_FINISH" "9.11" 1389683139`, `"JOB_FINISH" "9.11" 1389642000`, "eventTime", "unreadable_eventTime", ErrRange},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -139,7 +139,7 @@ func (r *oarReader) Next() (Job, error) {
 		case err != nil:
 			var pe *ParseError
 			if r.opt.Lenient && errors.As(err, &pe) && pe.Field != "" {
-				acctSkip(&r.meta, acctReason(pe.Field))
+				acctSkip(&r.meta, acctReason(pe))
 				continue
 			}
 			r.err = err

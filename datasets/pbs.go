@@ -106,7 +106,7 @@ func (r *pbsReader) Next() (Job, error) {
 				r.err = perr
 				return Job{}, perr
 			}
-			acctSkip(&r.meta, acctReason(perr.Field))
+			acctSkip(&r.meta, acctReason(perr))
 			continue
 		}
 		if keep {

@@ -85,7 +85,7 @@ func TestPBSErrors(t *testing.T) {
 		{"letter in start", 3, "start=1415589841", "start=14155x9841", "start", "unreadable_start", ErrSyntax},
 		{"bad prefix date", 4, "01/26/2016", "13/26/2016", "datetime", "unreadable_datetime", ErrSyntax},
 		{"bad exec_host", 5, "c1/0-3", "c1/3-0", "exec_host", "unreadable_exec_host", ErrSyntax},
-		{"bad walltime", 1, "walltime=04:00:00", "walltime=04:00:0x", "Resource_List.walltime", "unreadable_resource_list.walltime", ErrSyntax},
+		{"bad walltime", 1, "walltime=04:00:00", "walltime=04:00:0x", "Resource_List.walltime", "unreadable_Resource_List.walltime", ErrSyntax},
 		{"end before start", 2, "end=1261427220", "end=1261420000", "end", "unreadable_end", ErrRange},
 		{"no submit time", 6, "ctime=1485451423", "c=1", "qtime", "unreadable_qtime", ErrSyntax},
 		{"text job id", 7, ";10711;", ";job;", "job_id", "unreadable_job_id", ErrSyntax},

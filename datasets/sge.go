@@ -140,7 +140,7 @@ func (r *sgeReader) Next() (Job, error) {
 				r.err = perr
 				return Job{}, perr
 			}
-			acctSkip(&r.meta, acctReason(perr.Field))
+			acctSkip(&r.meta, acctReason(perr))
 			continue
 		}
 		if keep {

@@ -258,10 +258,7 @@ func slurmReasonOf(pe *ParseError) string {
 	if errors.Is(pe.Err, slurmErrTruncated) {
 		return "truncated"
 	}
-	if pe.Field == "" {
-		return "unreadable_record"
-	}
-	return acctReason(pe.Field)
+	return acctReason(pe)
 }
 
 // step reads one record and folds it into the pending allocation or makes
