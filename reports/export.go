@@ -78,22 +78,24 @@ type SlurmConfig struct {
 // ResumeRate (max_booting per boot time, or no limit), ResumeTimeout
 // (twice the longest boot), SuspendTimeout (the longest shutdown) and
 // SuspendExcNodes (spare nodes kept idle, count syntax of Slurm 22.05+);
-// always-on maps to power saving off. Other policies do not map.
+// always-off is idle-timeout with every parameter 0; always-on maps to
+// power saving off. Other policies do not map.
 func Slurm(rs *policy.RuleSet) SlurmConfig {
 	switch rs.Policy.Name {
 	case "always-on":
 		return SlurmConfig{Lines: []string{"SuspendTime=INFINITE"},
 			Unmapped: []string{"none: always-on is Slurm with power saving disabled"}}
 	case "idle-timeout":
-		return slurmIdleTimeout(rs)
+		return slurmIdleTimeout(rs.Policy.Params, rs)
+	case "always-off":
+		return slurmIdleTimeout(map[string]float64{"idle_timeout": 0, "spare": 0, "max_booting": 0}, rs)
 	}
 	return SlurmConfig{Unmapped: []string{fmt.Sprintf(
 		"policy %s does not map to Slurm power saving, which only suspends nodes idle for SuspendTime and resumes them on demand: "+
 			"deploy the rule set with a daemon that runs `ecotune decide` instead", rs.Policy.Name)}}
 }
 
-func slurmIdleTimeout(rs *policy.RuleSet) SlurmConfig {
-	p := rs.Policy.Params
+func slurmIdleTimeout(p map[string]float64, rs *policy.RuleSet) SlurmConfig {
 	var bootS, downS, nodes int64
 	for _, g := range rs.Cluster {
 		bootS, downS = max(bootS, g.Model.BootS), max(downS, g.Model.ShutdownS)

@@ -136,7 +136,10 @@ func TestSlurm(t *testing.T) {
 			"SuspendTime=600", "SuspendRate=0", "ResumeRate=0", "ResumeTimeout=1110", "SuspendTimeout=480",
 		}, "SuspendProgram"},
 		{"always-on", policy.Config{Name: "always-on"}, []string{"SuspendTime=INFINITE"}, "none"},
-		{"other", policy.Config{Name: "always-off"}, nil, "does not map"},
+		{"always-off", policy.Config{Name: "always-off"}, []string{
+			"SuspendTime=0", "SuspendRate=0", "ResumeRate=0", "ResumeTimeout=1110", "SuspendTimeout=480",
+		}, "SuspendProgram"},
+		{"other", policy.Config{Name: "eecluster"}, nil, "does not map"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
