@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -15,8 +17,8 @@ a cluster state.
 
 --rules is a rule-set file (written by "ecotune export"): the policy, its
 parameters and fuzzy rules, the cluster's node groups and the decision
-period. --state is the cluster now, as JSON (the schema every daemon
-follows; times in Unix seconds):
+period. --state is the cluster now, as JSON ("-" reads standard input;
+the schema every daemon follows; times in Unix seconds):
 
   {
     "now": 1700000000,
@@ -45,7 +47,8 @@ seconds, or null: at the next event only).
 
 Examples:
   ecotune decide --rules rules.json --state now.json
-  ecotune decide --rules rules.json --state now.json --json`
+  ecotune decide --rules rules.json --state now.json --json
+  my-state-exporter | ecotune decide --rules rules.json --state - --json`
 
 func decideCommand() *cli.Command {
 	return &cli.Command{
@@ -55,7 +58,7 @@ func decideCommand() *cli.Command {
 		Description: decideHelp,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "rules", Usage: "rule-set file `R.json`", Required: true},
-			&cli.StringFlag{Name: "state", Usage: "cluster state file `S.json`", Required: true},
+			&cli.StringFlag{Name: "state", Usage: "cluster state file `S.json` (- for standard input)", Required: true},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
 		},
 		Action: runDecide,
@@ -70,7 +73,7 @@ func runDecide(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	v, err := policy.ReadState(c.String("state"), rs)
+	v, err := readState(c, rs)
 	if err != nil {
 		return err
 	}
@@ -84,4 +87,21 @@ func runDecide(c *cli.Context) error {
 		return enc.Encode(out)
 	}
 	return out.WriteText(c.App.Writer)
+}
+
+// readState reads the --state file, or standard input for "-".
+func readState(c *cli.Context, rs *policy.RuleSet) (*policy.View, error) {
+	path := c.String("state")
+	if path != "-" {
+		return policy.ReadState(path, rs)
+	}
+	data, err := io.ReadAll(io.LimitReader(c.App.Reader, policy.MaxRuleSetBytes))
+	if err != nil {
+		return nil, fmt.Errorf("standard input: %w", err)
+	}
+	v, err := policy.ParseState(data, rs)
+	if err != nil {
+		return nil, fmt.Errorf("standard input: %w", err)
+	}
+	return v, nil
 }

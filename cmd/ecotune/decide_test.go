@@ -138,6 +138,24 @@ func TestDecideGolden(t *testing.T) {
 	}
 }
 
+func TestDecideStdin(t *testing.T) {
+	dir := filepath.Join("testdata", "decide")
+	state, err := os.ReadFile(filepath.Join(dir, "state.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	app := newApp()
+	app.Writer, app.Reader = &out, bytes.NewReader(state)
+	if err := app.Run([]string{"ecotune", "decide", "--rules", filepath.Join(dir, "rules.json"), "--state", "-"}); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile(filepath.Join(dir, "decision.text.golden"))
+	if out.String() != string(want) {
+		t.Errorf("from standard input:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
+
 func TestDecideErrors(t *testing.T) {
 	dir := filepath.Join("testdata", "decide")
 	bad := filepath.Join(t.TempDir(), "bad.json")
