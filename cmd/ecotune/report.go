@@ -23,6 +23,10 @@ front row; default: the first feasible preset). --from/--to bound the
 node-state window (Unix seconds, RFC 3339 or 2006-01-02[T15:04], UTC;
 default: the first two days of the test split).
 
+To check that the page renders offline in a browser:
+  scripts/screenshot-report.sh RUN_DIR/report/report.html shot.png
+(headless Chromium; Debian: apt-get install -y chromium).
+
 Example:
   ecotune report runs/nasa --pick qos0.1 --from 1993-11-10 --to 1993-11-12`
 
