@@ -110,7 +110,10 @@ func TestDecideMatchesPolicy(t *testing.T) {
 }
 
 // The example rule set and state in testdata/decide give the decision in
-// the golden file (a reference for daemon authors).
+// the golden file (a reference for daemon authors). Worked by hand:
+// idle-timeout 600 s with one spare node; node002 idle 2000 s and node004
+// 1000 s go off, node003 (idle 300 s) stays as the spare, and its timeout
+// at now+300 is when to ask again.
 func TestDecideGolden(t *testing.T) {
 	dir := filepath.Join("testdata", "decide")
 	for _, format := range []string{"text", "json"} {
