@@ -149,7 +149,7 @@ func (r simulateReport) writeText(c *cli.Context) error {
 	row(objectives.MedianWait, "%.1f", s.MedianWait)
 	row(objectives.MaxWait, "%d", s.MaxWait)
 	row(objectives.BoundedSlowdown, "%.3f", s.BoundedSlowdown)
-	row(objectives.Makespan, "%d (%s)", s.Makespan, time.Duration(s.Makespan)*time.Second)
+	row(objectives.Makespan, "%d (%dd %02dh %02dm %02ds)", s.Makespan, s.Makespan/86400, s.Makespan%86400/3600, s.Makespan%3600/60, s.Makespan%60)
 	row(objectives.PeakPowered, "%d", s.PeakPowered)
 	row(objectives.Boots, "%d (%d failed)", s.Boots, r.BootFailures)
 	row(objectives.Shutdowns, "%d", s.Shutdowns)
