@@ -28,7 +28,7 @@ To check that the page renders offline in a browser:
 (headless Chromium; Debian: apt-get install -y chromium).
 
 Example:
-  ecotune report runs/nasa --pick qos0.1 --from 1993-11-10 --to 1993-11-12`
+  ecotune report runs/nasa --pick qos0.1 --from 1993-12-10 --to 1993-12-12`
 
 func reportCommand() *cli.Command {
 	return &cli.Command{
