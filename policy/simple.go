@@ -125,7 +125,8 @@ func (p *loadOff) Decide(v *View, d *Decision) {
 // (thresholds 30 % and 50 %), after the reserve pools of sleep depths in
 // "Self-adaptive management of the sleep depths of idle nodes in large
 // scale systems to balance between energy consumption and response times"
-// (Lin, Liu, Wang et al., IEEE CloudCom 2012).
+// (the paper that introduced the policy could not be located; the
+// thresholds are the issue's, tunable).
 //
 // Wake: an idle node reaching min_idle.
 type bestFit struct {
@@ -137,8 +138,8 @@ func bestFitSpec() Spec {
 	return withCheck(Spec{
 		Name: "best-fit",
 		Doc:  "idle nodes to standby, hibernate or power-off by cluster usage rate; without sleep levels, power-off",
-		Source: "best-fit sleep-depth selection (ecotune issue 4) after Lin et al., \"Self-adaptive management of the sleep depths " +
-			"of idle nodes in large scale systems\", IEEE CloudCom 2012",
+		Source: "best-fit sleep-depth selection by usage rate (thresholds of ecotune issue 4), after \"Self-adaptive management " +
+			"of the sleep depths of idle nodes in large scale systems to balance between energy consumption and response times\"",
 		Params: []Param{
 			{Name: "low", Unit: "fraction", Doc: "usage rate below which idle nodes power off", Min: 0, Max: 1, Default: 0.3},
 			{Name: "high", Unit: "fraction", Doc: "usage rate from which idle nodes only take the shallowest sleep", Min: 0, Max: 1, Default: 0.5},
