@@ -88,7 +88,8 @@ type state struct {
 	pools    [64][]allocation // free allocations by size class
 	startSeq []int64          // per job: rank in start order
 	seq      int64
-	cands    []int
+	cands    candidates // EASY: queued jobs by slots and estimate
+	order    []int      // node order a Placer sorts
 	acct     []groupAcct
 	powered  int   // nodes in a powered state
 	poweredS int64 // Σ powered node-seconds
@@ -96,7 +97,8 @@ type state struct {
 	today    [24]float64
 	rolled   bool
 	nextRoll int64
-	nextJob  int // next job to submit
+	finished bool // the last run ended normally (every job ran)
+	nextJob  int  // next job to submit
 	ended    int
 
 	changed  bool  // the view changed since the policy was last consulted
@@ -214,7 +216,10 @@ func (s *Simulator) allocState() {
 	st.bootEnd = make([]int64, n)
 	st.alloc = make([]allocation, len(s.jobs))
 	st.startSeq = make([]int64, len(s.jobs))
-	st.cands = make([]int, 0, n)
+	st.order = make([]int, 0, n)
+	if s.easy {
+		st.cands = newCandidates(len(s.jobs))
+	}
 	st.recent = make([]policy.Arrival, 0, 2*policy.RecentCap)
 	st.acct = make([]groupAcct, len(s.groups))
 	for g := range st.acct {

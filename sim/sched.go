@@ -74,22 +74,28 @@ func (s *Simulator) schedulePass() {
 // backfill starts, in queue order, every job behind the blocked head that
 // fits in the free slots now and either ends (by its estimate) before the
 // head's reservation or fits in the slots the head will not need then.
+// As free and extra slots only shrink during a pass, a job passed over
+// could not start later in the same pass: the candidate index finds each
+// next job that can, in queue order.
 func (s *Simulator) backfill() {
 	st := &s.st
 	shadow, extra := s.reservation(int(s.jobs[st.queue.key(0)].slots))
-	for i := 1; i < st.queue.len() && st.avail > 0; {
-		slots := st.queue.at(i).Slots
-		if slots <= st.avail {
-			early := st.now+s.jobs[st.queue.key(i)].est <= shadow
-			if early || slots <= extra {
-				if !early {
-					extra -= slots
-				}
-				s.start(i)
-				continue
-			}
+	window := int64(noEst)
+	if shadow != never {
+		window = shadow - st.now
+	}
+	from := int(st.queue.key(0)) + 1
+	for st.avail > 0 {
+		j := st.cands.next(from, int32(min(st.avail, noSlots)), int32(min(extra, noSlots)), window)
+		if j < 0 {
+			return
 		}
-		i++
+		info := &s.jobs[j]
+		if info.est > window {
+			extra -= int(info.slots)
+		}
+		s.start(st.queue.find(int32(j), nil))
+		from = j + 1
 	}
 }
 
@@ -143,6 +149,9 @@ func (s *Simulator) start(qi int) {
 	q := st.queue.at(qi)
 	st.running.push(j, policy.RunningJob{ID: q.ID, Slots: q.Slots, Start: st.now, ReqTime: q.ReqTime, Nodes: al.nodes})
 	st.queue.removeAt(qi)
+	if s.easy {
+		st.cands.set(int(j), noSlots, noEst)
+	}
 	st.startSeq[j] = st.seq
 	st.seq++
 	st.view.QueuedSlots -= int(info.slots)
@@ -161,12 +170,12 @@ func (s *Simulator) start(qi int) {
 // node order, if the Placer dropped candidates).
 func (s *Simulator) placeByPolicy(qi int, al *allocation, need int32) int32 {
 	st := &s.st
-	st.cands = st.cands[:0]
+	st.order = st.order[:0]
 	for i := st.freeSet.next(0); i >= 0; i = st.freeSet.next(i + 1) {
-		st.cands = append(st.cands, i)
+		st.order = append(st.order, i)
 	}
-	st.placer.Place(&st.view, st.queue.at(qi), st.cands)
-	for _, i := range st.cands {
+	st.placer.Place(&st.view, st.queue.at(qi), st.order)
+	for _, i := range st.order {
 		if need == 0 {
 			break
 		}
