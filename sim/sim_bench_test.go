@@ -80,3 +80,26 @@ func repeatTrace(tr *datasets.Trace, k int) *datasets.Trace {
 	}
 	return out
 }
+
+// idle is a policy that never asks for anything: the simulator's own cost.
+type idle struct{}
+
+func (idle) Name() string                          { return "idle" }
+func (idle) Decide(*policy.View, *policy.Decision) {}
+
+// BenchmarkSDSCSP2EASYSimOnly is the EASY replay with a policy that costs
+// nothing: what the simulator itself costs per replay.
+func BenchmarkSDSCSP2EASYSimOnly(b *testing.B) {
+	tr := openTrace(b, "SDSC-SP2-1998-4.2-cln.swf.gz")
+	benchRun(b, tr, idle{}, sim.Options{Scheduler: sim.EASY})
+}
+
+// BenchmarkRICCEASYAlwaysOn: 448k jobs on 1024 nodes of 8 slots, long
+// queues (the backfill candidate index at work).
+func BenchmarkRICCEASYAlwaysOn(b *testing.B) {
+	if testing.Short() {
+		b.Skip("large trace")
+	}
+	tr := openTrace(b, "RICC-2010-2.swf.gz")
+	benchRun(b, tr, alwaysOn(b), sim.Options{Scheduler: sim.EASY})
+}
