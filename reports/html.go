@@ -95,7 +95,7 @@ func (rep *Report) HTML(rendered map[string][]byte) ([]byte, error) {
 		"Title":       rep.title(),
 		"Pick":        rep.Pick.Label,
 		"EnergySplit": rep.energySplit(),
-		"Holdout":     rep.holdoutTable(num),
+		"Holdout":     rep.holdoutTable(false),
 		"Replay":      rep.replayTableIf(),
 		"Details":     rep.detailTables(),
 		"Fronts":      fronts,

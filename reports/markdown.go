@@ -56,9 +56,10 @@ func mdEscape(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
 }
 
-// CSV renders the holdout table with every digit, one row per preset.
+// CSV renders the holdout table for programs: every digit, feasibility
+// as true or false, one row per preset.
 func (rep *Report) CSV() ([]byte, error) {
-	t := rep.holdoutTable(full)
+	t := rep.holdoutTable(true)
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
 	if err := w.Write(t.Header); err != nil {

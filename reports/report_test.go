@@ -114,7 +114,7 @@ func TestCSVHoldsEveryDigit(t *testing.T) {
 	if len(lines) != 4 {
 		t.Fatalf("%d CSV lines, want header and 3 presets", len(lines))
 	}
-	wantLine := "qos0.1,0.1,false,0.1,yes,3,0.08,500000,150,0.12,200000,60,test,56,14,20,12"
+	wantLine := "qos0.1,0.1,false,0.1,true,3,0.08,500000,150,0.12,200000,60,test,56,14,20,12"
 	if lines[2] != wantLine {
 		t.Errorf("qos0.1 line\n got %s\nwant %s", lines[2], wantLine)
 	}
@@ -207,7 +207,7 @@ func TestHoldoutWithoutOracle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "qos0.1,0.1,false,0.1,yes,3,0.08,500000,150,0.12,200000,60,test,56,14,20,\n"; !strings.Contains(string(b), want) {
+	if want := "qos0.1,0.1,false,0.1,true,3,0.08,500000,150,0.12,200000,60,test,56,14,20,\n"; !strings.Contains(string(b), want) {
 		t.Errorf("csv lacks %q:\n%s", want, b)
 	}
 }
@@ -230,4 +230,21 @@ func TestWindow(t *testing.T) {
 			t.Errorf("window(%d, %d, %d, %d) = [%d, %d), want [%d, %d)", tt.from, tt.to, tt.tIni, tt.tEnd, f, to, tt.wantFrom, tt.wantTo)
 		}
 	}
+}
+
+func TestMarkdownAndCSVGolden(t *testing.T) {
+	rep, err := Build(testRun(), Options{NoTimeline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := rep.Markdown()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "report.golden.md", md)
+	csv, err := rep.CSV()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "report.golden.csv", csv)
 }

@@ -48,8 +48,14 @@ func prefixed(prefix string, names []string) []string {
 
 // holdoutTable is the holdout report: each preset's objectives on the
 // training and the test split, its energy, the saving against always-on
-// and the distance to the oracle.
-func (rep *Report) holdoutTable(f func(float64) string) table {
+// and the distance to the oracle. For people (machine false) numbers are
+// rounded and an infeasible preset reads INFEASIBLE; for programs every
+// digit is kept and feasibility is true or false.
+func (rep *Report) holdoutTable(machine bool) table {
+	f, feasible := num, feasibleText
+	if machine {
+		f, feasible = full, strconv.FormatBool
+	}
 	names := rep.objectiveNames()
 	header := []string{"preset", "bound", "relative", "resolved_bound", "feasible", "row"}
 	header = append(header, prefixed("train_", names)...)
@@ -74,7 +80,7 @@ func optional(v *float64, f func(float64) string) string {
 	return f(*v)
 }
 
-func feasible(ok bool) string {
+func feasibleText(ok bool) string {
 	if ok {
 		return "yes"
 	}
@@ -212,7 +218,7 @@ func (rep *Report) replayTableIf() table {
 
 // tables returns the report's tables in reading order.
 func (rep *Report) tables() []table {
-	ts := []table{rep.holdoutTable(num)}
+	ts := []table{rep.holdoutTable(false)}
 	if rep.Replay != nil {
 		ts = append(ts, rep.replayTable())
 	}
