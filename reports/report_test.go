@@ -163,6 +163,7 @@ func TestTestSplit(t *testing.T) {
 	tr := &datasets.Trace{Jobs: make([]datasets.Job, 10)}
 	for i := range tr.Jobs {
 		tr.Jobs[i].ID = int64(i + 1)
+		tr.Jobs[i].Submit = int64(100 * i)
 	}
 	tests := []struct {
 		split   string
@@ -170,11 +171,13 @@ func TestTestSplit(t *testing.T) {
 		n       int
 		err     bool
 	}{
-		{"chronological jobs 0.7", 8, 3, false},  // floor(0.7·10) = 7 train
-		{"chronological jobs 0.75", 8, 3, false}, // floor(7.5) = 7
+		{"chronological jobs 0.7", 8, 3, false},  // round(0.7·10) = 7 train, as the tuner splits
+		{"chronological jobs 0.75", 9, 2, false}, // round(7.5) = 8
+		{"chronological jobs 0.74", 8, 3, false}, // round(7.4) = 7
 		{"chronological jobs 1", 1, 10, false},   // no holdout: the whole trace
 		{"", 1, 10, false},
 		{"chronological jobs 0", 0, 0, true},
+		{"chronological jobs 0.01", 0, 0, true}, // round(0.1) = 0: empty train part
 		{"chronological jobs x", 0, 0, true},
 		{"random 0.7", 0, 0, true},
 	}

@@ -9,9 +9,9 @@ import (
 )
 
 // testSplit returns the test part of tr as split (run.json's "split")
-// describes it: "chronological jobs F" holds out the jobs after the first
-// floor(F·n), as the tuner does. An empty split (or "none") means the run
-// had no holdout, and the whole trace is used.
+// describes it, rebuilt as the tuner built it: "chronological jobs F"
+// is datasets.Split by jobs with train share F, and F = 1 (or an empty
+// split, or "none") means the run had no holdout: the whole trace.
 func testSplit(tr *datasets.Trace, split string) (*datasets.Trace, error) {
 	f := strings.Fields(split)
 	if len(f) == 0 || split == "none" {
@@ -24,9 +24,12 @@ func testSplit(tr *datasets.Trace, split string) (*datasets.Trace, error) {
 	if err != nil || !(frac > 0 && frac <= 1) {
 		return nil, fmt.Errorf("reports: split %q of the run: fraction %q not in (0, 1]", split, f[2])
 	}
-	n := int(frac * float64(len(tr.Jobs)))
-	if n == len(tr.Jobs) {
+	if frac == 1 {
 		return tr, nil
 	}
-	return &datasets.Trace{Meta: tr.Meta, Jobs: tr.Jobs[n:]}, nil
+	_, test, err := datasets.Split(tr, datasets.SplitOptions{Train: frac, By: "jobs"})
+	if err != nil {
+		return nil, fmt.Errorf("reports: split %q of the run: %w", split, err)
+	}
+	return test, nil
 }
