@@ -15,7 +15,7 @@ func num(v float64) string {
 	case v == math.Trunc(v) && math.Abs(v) < 1e15:
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	case math.Abs(v) >= 100:
-		return strconv.FormatFloat(v, 'f', 1, 64)
+		return trimZeros(strconv.FormatFloat(v, 'f', 1, 64))
 	default:
 		return trimZeros(strconv.FormatFloat(v, 'f', 4, 64))
 	}

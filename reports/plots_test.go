@@ -135,3 +135,13 @@ func TestPresetsSharingARow(t *testing.T) {
 		t.Errorf("shared label drawn %d times, want once per panel", n)
 	}
 }
+
+func TestNum(t *testing.T) {
+	for v, want := range map[float64]string{
+		0: "0", 7772: "7772", 7772.04: "7772", 5245.44: "5245.4", 40.29543: "40.2954", 0.1: "0.1", 1e15: "1000000000000000",
+	} {
+		if got := num(v); got != want {
+			t.Errorf("num(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
