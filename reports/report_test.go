@@ -5,11 +5,13 @@ import (
 	"html"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/fuzzy"
 )
 
 // tableCells parses the HTML table with the given id into rows of cell
@@ -250,4 +252,31 @@ func TestMarkdownAndCSVGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGolden(t, "report.golden.csv", csv)
+}
+
+// A learned solution's active rules are printed as text.
+func TestRulesTable(t *testing.T) {
+	r := testRun()
+	fz := &fuzzy.System{
+		Inputs: []fuzzy.Variable{{Name: "queue", Labels: []string{"short", "long"}}},
+		Output: fuzzy.Variable{Name: "spare", Labels: []string{"few", "many"}},
+		Rules:  []fuzzy.Rule{{If: []int{0}, Then: 0}, {If: []int{1}, Then: fuzzy.NoRule}, {If: []int{1}, Then: 1}},
+	}
+	r.Front.Solutions[3].Config.Fuzzy = fz
+	rep, err := Build(r, Options{NoTimeline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := rep.rulesTable()
+	want := [][]string{{"0", "IF queue IS short THEN spare IS few"}, {"2", "IF queue IS long THEN spare IS many"}}
+	if !reflect.DeepEqual(tab.Rows, want) || !strings.Contains(tab.Caption, "2 active of 3") {
+		t.Errorf("rules table %q: %q", tab.Caption, tab.Rows)
+	}
+	md, err := rep.Markdown()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "| 2 | IF queue IS long THEN spare IS many |") {
+		t.Errorf("markdown lacks the rules:\n%s", md)
+	}
 }

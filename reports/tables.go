@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ecotune/ecotune/fuzzy"
 	"github.com/ecotune/ecotune/objectives"
 )
 
@@ -203,9 +204,29 @@ func (rep *Report) reproduces(sc objectives.Scores) string {
 }
 
 // detailTables are the tables after the figures: the run, the
-// references, the picked solution and the whole front.
+// references, the picked solution (and its learned rules) and the whole
+// front.
 func (rep *Report) detailTables() []table {
-	return []table{rep.runTable(), rep.referencesTable(), rep.solutionTable(), rep.frontTable()}
+	ts := []table{rep.runTable(), rep.referencesTable(), rep.solutionTable()}
+	if rep.Solution.Config.Fuzzy != nil {
+		ts = append(ts, rep.rulesTable())
+	}
+	return append(ts, rep.frontTable())
+}
+
+// rulesTable prints the picked solution's learned fuzzy rules as text,
+// leaving out the rules the search switched off.
+func (rep *Report) rulesTable() table {
+	fz := rep.Solution.Config.Fuzzy
+	t := table{ID: "rules", Header: []string{"rule", "text"}}
+	for i, r := range fz.Rules {
+		if r.Then == fuzzy.NoRule {
+			continue
+		}
+		t.Rows = append(t.Rows, []string{strconv.Itoa(i), fz.RuleText(r)})
+	}
+	t.Caption = fmt.Sprintf("Learned rules of the picked solution: %d active of %d", len(t.Rows), len(fz.Rules))
+	return t
 }
 
 // replayTableIf is the replay table, or an empty one without a replay.
