@@ -2,7 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
+	"errors"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -32,7 +32,7 @@ func compareCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "compare",
 		Usage:       "baseline policies side by side on one trace",
-		UsageText:   "ecotune compare [--trace T] [--policies a,b,...] [--run RUN_DIR] [--sweep name=a:b:step] [--json|--csv|--markdown]",
+		UsageText:   "ecotune compare [--trace T] [--policies a,b,...] [--run RUN_DIR] [--sweep name=a:b:step] [--cluster F | --nodes N] [--scheduler fcfs|easy] [--json|--csv|--markdown]",
 		Description: compareHelp,
 		Flags: append(traceFlags(),
 			&cli.StringFlag{Name: "policies", Aliases: []string{"p"}, Usage: "comma-separated policies (default: every policy)"},
@@ -55,7 +55,7 @@ func compareCommand() *cli.Command {
 
 func runCompare(c *cli.Context) error {
 	if n := countTrue(c.Bool("json"), c.Bool("csv"), c.Bool("markdown")); n > 1 {
-		return fmt.Errorf("compare: --json, --csv and --markdown exclude each other")
+		return errors.New("compare: --json, --csv and --markdown exclude each other")
 	}
 	var run *reports.Run
 	if dir := c.String("run"); dir != "" {
