@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/ecotune/ecotune/datasets"
@@ -119,14 +120,23 @@ func TestTuneRunDirectory(t *testing.T) {
 
 // TestTuneResume interrupts a tuning run after its second generation and
 // resumes it: front.json must equal an uninterrupted run's byte for byte.
+// The uninterrupted run has GOMAXPROCS=1 and one worker, the other two, so
+// this also checks that the front does not depend on them.
 func TestTuneResume(t *testing.T) {
 	base := t.TempDir()
 	whole := smallTune(t, filepath.Join(base, "whole"))
-	if _, err := tuner.Tune(context.Background(), whole); err != nil {
+	whole.Settings.Workers = 1
+	prev := runtime.GOMAXPROCS(1)
+	_, err := tuner.Tune(context.Background(), whole)
+	runtime.GOMAXPROCS(prev)
+	if err != nil {
 		t.Fatal(err)
 	}
 
+	prev = runtime.GOMAXPROCS(2)
+	defer runtime.GOMAXPROCS(prev)
 	cut := smallTune(t, filepath.Join(base, "cut"))
+	cut.Settings.Workers = 2
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cut.Settings.Recorders = []tuner.Recorder{tuner.RecorderFunc(func(s *tuner.Status) error {
