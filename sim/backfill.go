@@ -25,14 +25,10 @@ func newCandidates(jobs int) candidates {
 		size *= 2
 	}
 	c := candidates{size: size, minSlots: make([]int32, 2*size), minEst: make([]int64, 2*size)}
-	c.reset()
-	return c
-}
-
-func (c *candidates) reset() {
 	for i := range c.minSlots {
 		c.minSlots[i], c.minEst[i] = noSlots, noEst
 	}
+	return c
 }
 
 // set records job j as queued (slots, est) or, with noSlots and noEst,
@@ -42,8 +38,12 @@ func (c *candidates) set(j int, slots int32, est int64) {
 	c.minSlots[i], c.minEst[i] = slots, est
 	for i > 1 {
 		i /= 2
-		c.minSlots[i] = min(c.minSlots[2*i], c.minSlots[2*i+1])
-		c.minEst[i] = min(c.minEst[2*i], c.minEst[2*i+1])
+		s := min(c.minSlots[2*i], c.minSlots[2*i+1])
+		e := min(c.minEst[2*i], c.minEst[2*i+1])
+		if s == c.minSlots[i] && e == c.minEst[i] {
+			return // the ancestors above are unchanged too
+		}
+		c.minSlots[i], c.minEst[i] = s, e
 	}
 }
 

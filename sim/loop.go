@@ -23,7 +23,6 @@ func (s *Simulator) replay(p policy.Policy, r *Result) error {
 			s.end(st.events.pop().id)
 		}
 		if st.ended == len(s.jobs) {
-			st.finished = true
 			s.finish(r, t)
 			s.recordStep()
 			return nil
@@ -56,12 +55,11 @@ func (s *Simulator) reset(p policy.Policy, r *Result) {
 	st.pcg.Seed(uint64(s.opt.Seed), rngStream)
 	s.resetNodes()
 	st.events = st.events[:0]
+	if st.indexed {
+		s.unindex() // a failed run may have left jobs queued
+	}
 	st.queue.reset()
 	st.running.reset()
-	if s.easy && !st.finished {
-		st.cands.reset() // a failed run may have left jobs queued
-	}
-	st.finished = false
 	st.ends = st.ends[:0]
 	st.recent = st.recent[:0]
 	st.today = [24]float64{}
@@ -159,7 +157,7 @@ func (s *Simulator) submit(t int64) {
 		st.res.Jobs[j] = JobRecord{ID: tj.ID, Submit: t, Slots: int(info.slots)}
 		st.queue.push(j, policy.QueuedJob{ID: tj.ID, Slots: int(info.slots), Submit: t, ReqTime: info.req, User: tj.User, Group: tj.Group})
 		st.view.QueuedSlots += int(info.slots)
-		if s.easy {
+		if st.indexed {
 			st.cands.set(int(j), info.slots, info.est)
 		}
 		s.arrive(policy.Arrival{Time: t, Slots: int(info.slots), ReqTime: info.req})

@@ -61,6 +61,8 @@ type Simulator struct {
 	totalSlots int
 	hasFreqs   bool // some group has frequency levels
 
+	indexFrom, indexUntil int // queue lengths bounding EASY's candidate index
+
 	future []policy.FutureJob // always-on replay, made on first need
 
 	st state // per-run state, reset by each Run
@@ -97,7 +99,7 @@ type state struct {
 	today    [24]float64
 	rolled   bool
 	nextRoll int64
-	finished bool // the last run ended normally (every job ran)
+	indexed  bool // EASY keeps queued jobs in cands (the queue is long)
 	nextJob  int  // next job to submit
 	ended    int
 
@@ -116,7 +118,7 @@ func New(tr *datasets.Trace, c Cluster, opt Options) (*Simulator, error) {
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("sim: cluster: %w", err)
 	}
-	s := &Simulator{tr: tr, opt: opt, tz: int64(tr.Meta.TZOffset)}
+	s := &Simulator{tr: tr, opt: opt, tz: int64(tr.Meta.TZOffset), indexFrom: indexFrom, indexUntil: indexUntil}
 	if err := s.setOptions(); err != nil {
 		return nil, err
 	}

@@ -67,6 +67,7 @@ func (s *Simulator) schedulePass() {
 		s.start(0)
 	}
 	if s.easy && st.queue.len() > 1 && st.avail > 0 {
+		s.indexQueue()
 		s.backfill()
 	}
 }
@@ -75,14 +76,19 @@ func (s *Simulator) schedulePass() {
 // fits in the free slots now and either ends (by its estimate) before the
 // head's reservation or fits in the slots the head will not need then.
 // As free and extra slots only shrink during a pass, a job passed over
-// could not start later in the same pass: the candidate index finds each
-// next job that can, in queue order.
+// could not start later in the same pass. A short queue is scanned; a long
+// one is searched through the candidate index, which finds each next job
+// that can start in queue order without looking at the others.
 func (s *Simulator) backfill() {
 	st := &s.st
 	shadow, extra := s.reservation(int(s.jobs[st.queue.key(0)].slots))
 	window := int64(noEst)
 	if shadow != never {
 		window = shadow - st.now
+	}
+	if !st.indexed {
+		s.scanBackfill(window, extra)
+		return
 	}
 	from := int(st.queue.key(0)) + 1
 	for st.avail > 0 {
@@ -97,6 +103,59 @@ func (s *Simulator) backfill() {
 		s.start(st.queue.find(int32(j), nil))
 		from = j + 1
 	}
+}
+
+// scanBackfill is backfill by scanning the queue.
+func (s *Simulator) scanBackfill(window int64, extra int) {
+	st := &s.st
+	for i := 1; i < st.queue.len() && st.avail > 0; {
+		slots := st.queue.at(i).Slots
+		if slots <= st.avail {
+			early := s.jobs[st.queue.key(i)].est <= window
+			if early || slots <= extra {
+				if !early {
+					extra -= slots
+				}
+				s.start(i)
+				continue
+			}
+		}
+		i++
+	}
+}
+
+// Queue lengths at which EASY starts and stops keeping the candidate
+// index (hysteresis: a queue hovering around one length does not rebuild
+// it again and again).
+const (
+	indexFrom  = 256
+	indexUntil = 64
+)
+
+// indexQueue starts indexing the queued jobs when the queue has grown long
+// and stops when it is short again.
+func (s *Simulator) indexQueue() {
+	st := &s.st
+	n := st.queue.len()
+	switch {
+	case !st.indexed && n >= s.indexFrom:
+		st.indexed = true
+		for i := range n {
+			j := st.queue.key(i)
+			st.cands.set(int(j), s.jobs[j].slots, s.jobs[j].est)
+		}
+	case st.indexed && n < s.indexUntil:
+		s.unindex()
+	}
+}
+
+// unindex empties the candidate index of the queued jobs.
+func (s *Simulator) unindex() {
+	st := &s.st
+	for i := range st.queue.len() {
+		st.cands.set(int(st.queue.key(i)), noSlots, noEst)
+	}
+	st.indexed = false
 }
 
 // reservation returns the head job's shadow time — the earliest time at
@@ -149,7 +208,7 @@ func (s *Simulator) start(qi int) {
 	q := st.queue.at(qi)
 	st.running.push(j, policy.RunningJob{ID: q.ID, Slots: q.Slots, Start: st.now, ReqTime: q.ReqTime, Nodes: al.nodes})
 	st.queue.removeAt(qi)
-	if s.easy {
+	if st.indexed {
 		st.cands.set(int(j), noSlots, noEst)
 	}
 	st.startSeq[j] = st.seq
