@@ -140,6 +140,10 @@
 //
 // Events live in a typed binary heap; the View, the free-slot bookkeeping
 // (a bitset of nodes with free slots, free counts per node) and the EASY
-// estimate list are updated incrementally; buffers are kept in the
-// Simulator and reused by every Run, which allocates only its Result.
+// estimate list are updated incrementally. While the queue is long (256
+// jobs or more, until it falls under 64) EASY indexes the queued jobs in a
+// segment tree of their fewest slots and shortest estimates, so a
+// backfill pass visits only jobs that may start instead of the whole
+// queue. Buffers are kept in the Simulator and reused by every Run, which
+// allocates only its Result and the Result's job records.
 package sim
