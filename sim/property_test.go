@@ -380,3 +380,27 @@ func TestBackfillIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestInstantTransitions: boots and shutdowns that take no time complete
+// in a further pass at the same second; invariants and accounting hold.
+func TestInstantTransitions(t *testing.T) {
+	m := ESCS
+	m.BootS, m.ShutdownS = 0, 0
+	c := Uniform(5, 2, m)
+	for _, opt := range []Options{{Scheduler: FCFS, Timeline: true}, {Scheduler: EASY, Period: EveryEvent, Timeline: true}} {
+		tr := randomTrace(11, 300, c.Slots())
+		s, err := New(tr, c, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.Run(&observer{Policy: chaos{}, s: s, t: t})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Boots == 0 || r.Shutdowns == 0 {
+			t.Errorf("%s: %d boots, %d shutdowns", opt.Scheduler, r.Boots, r.Shutdowns)
+		}
+		checkJobs(t, tr, r)
+		checkEnergy(t, s, r)
+	}
+}
