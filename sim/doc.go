@@ -60,8 +60,8 @@
 // Everything that happens at the same second is processed in this order:
 //
 //  1. jobs end (in trace order), freeing their slots;
-//  2. transitions complete, in node order: boots done (node Idle), boots
-//     failed (node Off), shutdowns done (node Off);
+//  2. transitions complete: boots done (node Idle), then boots failed
+//     (node Off), then shutdowns done (node Off), each in node order;
 //  3. at local midnight, View.HourlySlots takes in the day just ended;
 //  4. jobs submitted at this time join the queue (trace order);
 //  5. the scheduler starts what it can;
@@ -72,8 +72,9 @@
 //     a PowerOff cannot hit a node the scheduler just used, as that node is
 //     no longer Idle).
 //
-// A zero-run job started in 5 or 8 ends in a further pass at the same time
-// (steps 1–8 again, the policy then not consulted twice at one time).
+// A zero-run job started in 5 or 8, or a boot or shutdown that takes no
+// time, completes in a further pass at the same time (steps 1–8 again, the
+// policy then not consulted twice at one time).
 // The run stops at TEnd, right after the last job ends (step 1).
 //
 // # Decision times and the policy's Wake contract
