@@ -28,8 +28,8 @@ type Options struct {
 	Objectives  []Objective  // default DefaultObjectives
 	Constraints []Constraint // on the train split
 	Presets     []Preset     // default DefaultPresets
-	// MaxFront caps the front kept (by iterated crowding truncation);
-	// default 2 × population.
+	// MaxFront caps the front kept (the members adding the most train
+	// hypervolume, greedily); default max(100, 2 × population).
 	MaxFront int
 	Settings Settings
 	Dir      string // run directory
@@ -100,7 +100,11 @@ func Tune(ctx context.Context, o Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	front, err := buildFront(prob, res, o, train, test)
+	norm, err := trainNormalizer(refs, o.Objectives)
+	if err != nil {
+		return nil, err
+	}
+	front, err := buildFront(prob, res, o, norm, train, test)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +134,7 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	o.Settings = o.Settings.withDefaults()
 	if o.MaxFront == 0 {
-		o.MaxFront = 2 * o.Settings.Population
+		o.MaxFront = max(100, 2*o.Settings.Population)
 	}
 	if o.Cluster == nil {
 		c, err := sim.ClusterFromTrace(o.Trace.Meta)
@@ -199,10 +203,11 @@ func references(o Options, train, test *datasets.Trace) (map[string]Reference, e
 	return refs, nil
 }
 
-// buildFront turns the search's archive into the front: capped, decoded,
+// buildFront turns the search's archive into the front: capped (by
+// hypervolume contribution on the train split), decoded,
 // scored in full on train and test, sorted by objectives, presets chosen.
-func buildFront(prob *PolicyProblem, res *Result, o Options, train, test *datasets.Trace) (*Front, error) {
-	arch := capFront(res.Archive, o.Objectives, o.MaxFront)
+func buildFront(prob *PolicyProblem, res *Result, o Options, norm Normalizer, train, test *datasets.Trace) (*Front, error) {
+	arch := capFront(res.Archive, norm, o.MaxFront)
 	configs := make([]policy.Config, len(arch))
 	for i, m := range arch {
 		configs[i] = prob.Config(m.X)
@@ -233,40 +238,64 @@ func buildFront(prob *PolicyProblem, res *Result, o Options, train, test *datase
 	return f, nil
 }
 
-// capFront keeps at most n members of a front, removing the most crowded
-// one at a time (crowding recomputed after each removal) so the extremes
-// and the spread survive.
-func capFront(ms []Member, objs []Objective, n int) []Member {
+// capFront keeps at most n members of a front, chosen greedily by
+// hypervolume contribution in norm's box (lazy greedy: contributions only
+// shrink as the selection grows, so stale ones are upper bounds). Members
+// that add nothing (beyond the reference point) fill the remaining places
+// in their original order. The kept members stay in their original order.
+func capFront(ms []Member, norm Normalizer, n int) []Member {
 	if len(ms) <= n {
 		return ms
 	}
-	sense := maximised(objs)
-	work := make([]*member, len(ms))
+	pts := make([][]float64, len(ms))
 	for i, m := range ms {
-		work[i] = &member{x: m.X, f: orient(slices.Clone(m.F), sense), cv: m.Violation, key: genomeKey(m.X)}
+		pts[i] = norm.Normalize(m.F)
 	}
-	idx := make([]int, len(work))
-	for len(work) > n {
-		idx = idx[:len(work)]
-		for i := range idx {
-			idx[i] = i
-		}
-		crowd(work, idx)
-		worst := 0
-		for i, m := range work {
-			if m.crowd < work[worst].crowd || (m.crowd == work[worst].crowd && m.key > work[worst].key) {
-				worst = i
+	ref := make([]float64, len(norm.Objectives))
+	for k := range ref {
+		ref[k] = 1 + HVMargin
+	}
+	gain := make([]float64, len(ms))
+	for i, p := range pts {
+		gain[i] = Hypervolume([][]float64{p}, ref)
+	}
+	chosen := make([]bool, len(ms))
+	var sel [][]float64
+	base := 0.0
+	for len(sel) < n {
+		best := -1
+		for {
+			best = -1
+			for i := range ms {
+				if !chosen[i] && (best < 0 || gain[i] > gain[best]) {
+					best = i
+				}
 			}
+			if best < 0 || gain[best] <= 0 {
+				break
+			}
+			fresh := Hypervolume(append(sel, pts[best]), ref) - base
+			if fresh >= gain[best]*(1-1e-12) {
+				break // still at least every other (stale, upper-bound) gain
+			}
+			gain[best] = fresh
 		}
-		work = slices.Delete(work, worst, worst+1)
+		if best < 0 || gain[best] <= 0 {
+			break
+		}
+		chosen[best] = true
+		sel = append(sel, pts[best])
+		base = Hypervolume(sel, ref)
 	}
-	keep := make(map[string]bool, n)
-	for _, m := range work {
-		keep[m.key] = true
+	for i := 0; i < len(ms) && len(sel) < n; i++ {
+		if !chosen[i] {
+			chosen[i] = true
+			sel = append(sel, pts[i])
+		}
 	}
 	out := make([]Member, 0, n)
-	for _, m := range ms {
-		if keep[genomeKey(m.X)] {
+	for i, m := range ms {
+		if chosen[i] {
 			out = append(out, m)
 		}
 	}
