@@ -183,6 +183,23 @@ func (p *PolicyProblem) Encode(c policy.Config) []float64 {
 	return x
 }
 
+// Seeds are the candidates every search starts from besides random ones:
+// the policy's defaults and, with a rule base, the same with every rule
+// off (the crisp policy alone), so the genetic-fuzzy search starts no
+// worse than the crisp rules it extends.
+func (p *PolicyProblem) Seeds() [][]float64 {
+	def := p.Spec.Fill(policy.Config{Name: p.Spec.Name})
+	seeds := [][]float64{p.Encode(def)}
+	if p.Spec.Fuzzy != nil {
+		crisp := p.Encode(def)
+		for i := range p.Spec.Fuzzy.Rules {
+			crisp[p.nParam+i] = 0 // rule off
+		}
+		seeds = append(seeds, crisp)
+	}
+	return seeds
+}
+
 // NewEvaluator implements Problem: a simulator of its own per worker.
 func (p *PolicyProblem) NewEvaluator() (Evaluator, error) {
 	s, err := sim.New(p.Trace, p.Cluster, p.Options)

@@ -67,6 +67,19 @@ func TestHGFSEncoding(t *testing.T) {
 	if tmpl.Rules[0].Then == fuzzy.NoRule {
 		t.Error("template changed by decoding")
 	}
+
+	seeds := p.Seeds()
+	if len(seeds) != 2 {
+		t.Fatalf("%d seeds, want the defaults and the crisp policy", len(seeds))
+	}
+	for _, r := range p.Config(seeds[1]).Fuzzy.Rules {
+		if r.Then != fuzzy.NoRule {
+			t.Fatalf("crisp seed has rule %v on", r)
+		}
+	}
+	if !reflect.DeepEqual(p.Config(seeds[0]).Fuzzy.Rules, tmpl.Rules) {
+		t.Error("default seed's rules differ from the template's")
+	}
 }
 
 // TestPolicyProblemVars maps declared parameters one to one.

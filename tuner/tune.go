@@ -79,7 +79,7 @@ func Tune(ctx context.Context, o Options) (*Outcome, error) {
 		return nil, err
 	}
 	s := o.Settings
-	s.Initial = [][]float64{prob.Encode(spec.Fill(policy.Config{Name: spec.Name}))}
+	s.Initial = prob.Seeds()
 	ckw := &CheckpointWriter{Dir: o.Dir}
 	defer ckw.Close()
 	s.Recorders = append(s.Recorders, ckw)
