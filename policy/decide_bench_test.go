@@ -27,6 +27,7 @@ func (r *recorder) Decide(v *policy.View, d *policy.Decision) {
 		c.Queue = slices.Clone(v.Queue)
 		c.Running = slices.Clone(v.Running)
 		c.Recent = slices.Clone(v.Recent)
+		c.IdleLRU = slices.Clone(v.IdleLRU)
 		r.views = append(r.views, &c)
 	}
 }

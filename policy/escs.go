@@ -119,20 +119,16 @@ func (p *escs) Decide(v *View, d *Decision) {
 	if !offOK {
 		return
 	}
-	p.order = idleNodes(v, p.order)
 	free := freeSlots(v)
-	for _, i := range p.order {
-		n := &v.Nodes[i]
-		if due := n.IdleSince + p.def.idleOff; due >= v.Now {
-			d.Wake = earliest(d.Wake, due+1) // idle for longer than idle_off
-			continue
-		}
-		if free-n.Slots >= v.QueuedSlots {
+	due, next := dueIdle(v, p.def.idleOff+1) // idle for longer than idle_off
+	for _, i := range due {
+		if free-v.Nodes[i].Slots >= v.QueuedSlots {
 			d.PowerOff = append(d.PowerOff, NodeCommand{Node: i})
 			d.Wake = earliest(d.Wake, v.Now+max(v.Period, 1))
 			return
 		}
 	}
+	d.Wake = earliest(d.Wake, next)
 }
 
 // groupQueue sums the queue into p.seen: one pool per user group with

@@ -45,7 +45,6 @@ type freqScaling struct {
 	timeout    int64
 	waitFast   float64
 	bootOnWait bool
-	idle       []int
 }
 
 type freqRule int
@@ -115,13 +114,10 @@ func (p *freqScaling) Decide(v *View, d *Decision) {
 			return
 		}
 	}
-	p.idle = idleNodes(v, p.idle)
 	free := freeSlots(v)
-	for _, i := range p.idle {
-		if due := v.Nodes[i].IdleSince + p.timeout; due > v.Now {
-			d.Wake = earliest(d.Wake, due)
-			continue
-		}
+	due, next := dueIdle(v, p.timeout)
+	d.Wake = earliest(d.Wake, next)
+	for _, i := range due {
 		free = offIfFree(v, d, i, 0, free)
 	}
 }

@@ -22,7 +22,6 @@ type idleTimeout struct {
 	timeout int64
 	spare   int
 	maxBoot int // 0: no limit
-	idle    []int
 }
 
 func idleTimeoutSpec() Spec {
@@ -53,34 +52,38 @@ func (p *idleTimeout) Name() string {
 }
 
 func (p *idleTimeout) Decide(v *View, d *Decision) {
-	p.idle = idleNodes(v, p.idle)
-	booting := countState(v, Booting)
-	if n := p.boot(v, d, booting); n > 0 {
+	if n := p.boot(v, d); n > 0 {
 		return // booting: nothing is switched off in the same decision
 	}
 	p.switchOff(v, d)
 }
 
 // boot boots on demand and returns the number of nodes booted.
-func (p *idleTimeout) boot(v *View, d *Decision, booting int) int {
+func (p *idleTimeout) boot(v *View, d *Decision) int {
+	if v.OffNodes == 0 {
+		return 0
+	}
 	limit := -1
 	if p.maxBoot > 0 {
-		limit = max(0, p.maxBoot-booting)
+		limit = max(0, p.maxBoot-v.BootingNodes)
 	}
-	short := max(0, p.spare-len(p.idle)-booting)
+	short := max(0, p.spare-v.IdleNodes-v.BootingNodes)
 	return bootInOrder(v, d, nil, queueDeficit(v), short, limit)
 }
 
+// switchOff switches off the idle nodes that are due, least recently used
+// first: a prefix of v.IdleLRU.
 func (p *idleTimeout) switchOff(v *View, d *Decision) {
 	free := freeSlots(v)
-	kept := len(p.idle)
-	for _, i := range p.idle {
-		n := &v.Nodes[i]
-		if due := n.IdleSince + p.timeout; due > v.Now {
-			d.Wake = earliest(d.Wake, due)
-			continue
+	kept := v.IdleNodes
+	due, next := dueIdle(v, p.timeout)
+	d.Wake = earliest(d.Wake, next)
+	for _, i := range due {
+		if kept <= p.spare {
+			return // no more can go
 		}
-		if kept <= p.spare || free-n.Slots < v.QueuedSlots {
+		n := &v.Nodes[i]
+		if free-n.Slots < v.QueuedSlots {
 			continue
 		}
 		d.PowerOff = append(d.PowerOff, NodeCommand{Node: i})

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sort"
 )
 
 // Helpers shared by the policies. None allocates once the caller's scratch
@@ -54,30 +55,24 @@ func bootInOrder(v *View, d *Decision, order []int, slots, extra, maxNodes int) 
 	return n
 }
 
-// countState counts the nodes in state s.
-func countState(v *View, s NodeState) int {
-	n := 0
-	for i := range v.Nodes {
-		if v.Nodes[i].State == s {
-			n++
-		}
+// dueIdle returns the nodes of v.IdleLRU idle for at least wait seconds
+// (a prefix of it, least recently used first), and when the next one
+// becomes due (NoTime: none left).
+func dueIdle(v *View, wait int64) (due []int, next int64) {
+	lru := v.IdleLRU
+	cut := sort.Search(len(lru), func(k int) bool { return v.Nodes[lru[k]].IdleSince+wait > v.Now })
+	if cut == len(lru) {
+		return lru, NoTime
 	}
-	return n
+	return lru[:cut], v.Nodes[lru[cut]].IdleSince + wait
 }
 
-// idleNodes appends the IDs of the Idle nodes to buf[:0], least recently
-// used (oldest IdleSince) first, ties by node ID.
-func idleNodes(v *View, buf []int) []int {
-	buf = buf[:0]
-	for i := range v.Nodes {
-		if v.Nodes[i].State == Idle {
-			buf = append(buf, i)
-		}
-	}
-	slices.SortFunc(buf, func(a, b int) int {
+// sortLRU sorts the node IDs of ids least recently idle (oldest
+// IdleSince) first, ties by node ID.
+func sortLRU(v *View, ids []int) {
+	slices.SortFunc(ids, func(a, b int) int {
 		return cmp.Or(cmp.Compare(v.Nodes[a].IdleSince, v.Nodes[b].IdleSince), cmp.Compare(a, b))
 	})
-	return buf
 }
 
 // earliest returns the earlier of two wake times, NoTime meaning never.

@@ -153,8 +153,7 @@ func (p *oracle) Decide(v *View, d *Decision) {
 	// late; once idle they go off if in excess.
 	keep := max(p.demand.maxOver(v.Now, v.Now+offLook), v.BusySlots+v.QueuedSlots)
 	excess := v.PoweredSlots - v.BootingSlots - keep
-	p.idle = idleNodes(v, p.idle)
-	for _, i := range p.idle {
+	for _, i := range v.IdleLRU {
 		if s := v.Nodes[i].Slots; s <= excess {
 			d.PowerOff = append(d.PowerOff, NodeCommand{Node: i})
 			excess -= s

@@ -152,6 +152,17 @@ type View struct {
 	BusySlots    int
 	BootingSlots int
 	QueuedSlots  int
+
+	// Node counts by state and the earliest IdleSince of the Idle nodes
+	// (NoTime when none is idle), kept like the slot counts: a policy
+	// finds at once whether any node is off, or any idle timeout is due.
+	OffNodes     int
+	BootingNodes int
+	IdleNodes    int
+	EarliestIdle int64
+	// IdleLRU lists the Idle nodes least recently idle first (IdleSince,
+	// then ID): the nodes idle for at least x seconds are a prefix of it.
+	IdleLRU []int
 }
 
 // RecentCap is the most arrivals View.Recent holds.

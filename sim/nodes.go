@@ -10,6 +10,8 @@ func (s *Simulator) resetNodes() {
 		st.acct[g].reset()
 	}
 	st.avail = 0
+	v.IdleLRU = v.IdleLRU[:0]
+	v.IdleNodes, v.OffNodes, v.BootingNodes, v.EarliestIdle = 0, 0, 0, policy.NoTime
 	for i := range v.Nodes {
 		g := s.nodeGroup[i]
 		v.Nodes[i] = policy.NodeView{
@@ -20,6 +22,7 @@ func (s *Simulator) resetNodes() {
 		st.freeSet.set(i)
 		st.avail += int(s.nodeSlots[i])
 		st.acct[g].inState[policy.Idle]++
+		s.enterIdle(i)
 	}
 	st.powered = len(v.Nodes)
 	v.TotalSlots = s.totalSlots
@@ -54,6 +57,8 @@ func (s *Simulator) setState(i int, to policy.NodeState) {
 	if to == policy.Booting {
 		v.BootingSlots += slots
 	}
+	s.countNodes(from, -1)
+	s.countNodes(to, 1)
 	if from.Powered() != to.Powered() {
 		if to.Powered() {
 			st.powered++
@@ -62,10 +67,13 @@ func (s *Simulator) setState(i int, to policy.NodeState) {
 			st.powered--
 		}
 	}
+	if from == policy.Idle {
+		s.leaveIdle(i)
+	}
 	n.State = to
 	n.Since = st.now
 	if to == policy.Idle {
-		n.IdleSince = st.now
+		s.enterIdle(i)
 	}
 	st.changed = true
 	if tl := st.res.Timeline; tl != nil {
@@ -74,6 +82,18 @@ func (s *Simulator) setState(i int, to policy.NodeState) {
 			level = int(st.level[i])
 		}
 		tl.Changes = append(tl.Changes, Change{Time: st.now, Node: int32(i), State: to, Level: uint8(level)})
+	}
+}
+
+// countNodes adds k to the view's node count of state x (Idle is kept by
+// enterIdle and leaveIdle).
+func (s *Simulator) countNodes(x policy.NodeState, k int) {
+	v := &s.st.view
+	switch x {
+	case policy.Off:
+		v.OffNodes += k
+	case policy.Booting:
+		v.BootingNodes += k
 	}
 }
 
@@ -121,6 +141,7 @@ func (s *Simulator) idleToBusy(i int) {
 	a := &st.acct[s.nodeGroup[i]]
 	a.inState[policy.Idle]--
 	a.inState[policy.Busy]++
+	s.leaveIdle(i)
 	n.State = policy.Busy
 	n.Since = st.now
 	s.logChange(i, policy.Busy)
@@ -134,7 +155,7 @@ func (s *Simulator) busyToIdle(i int) {
 	a.inState[policy.Idle]++
 	n.State = policy.Idle
 	n.Since = st.now
-	n.IdleSince = st.now
+	s.enterIdle(i)
 	s.logChange(i, policy.Idle)
 }
 

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 
@@ -132,6 +133,15 @@ func (s *Simulator) checkInvariants() error {
 	if avail != st.avail || busy != v.BusySlots || powered != v.PoweredSlots || booting != v.BootingSlots || queued != v.QueuedSlots {
 		return fmt.Errorf("counts: avail %d/%d busy %d/%d powered %d/%d booting %d/%d queued %d/%d",
 			avail, st.avail, busy, v.BusySlots, powered, v.PoweredSlots, booting, v.BootingSlots, queued, v.QueuedSlots)
+	}
+	c := policy.View{Nodes: v.Nodes}
+	c.Recount()
+	if c.OffNodes != v.OffNodes || c.BootingNodes != v.BootingNodes || c.IdleNodes != v.IdleNodes || c.EarliestIdle != v.EarliestIdle {
+		return fmt.Errorf("node counts: off %d/%d booting %d/%d idle %d/%d earliest idle %d/%d",
+			c.OffNodes, v.OffNodes, c.BootingNodes, v.BootingNodes, c.IdleNodes, v.IdleNodes, c.EarliestIdle, v.EarliestIdle)
+	}
+	if !slices.Equal(c.IdleLRU, v.IdleLRU) {
+		return fmt.Errorf("idle nodes by IdleSince, ID: %v, kept %v", c.IdleLRU, v.IdleLRU)
 	}
 	return nil
 }

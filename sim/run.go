@@ -214,6 +214,7 @@ func (s *Simulator) allocState() {
 	st.view.Nodes = make([]policy.NodeView, n)
 	st.free = make([]int32, n)
 	st.freeSet = newBitset(n)
+	st.view.IdleLRU = make([]int, 0, n)
 	st.level = make([]int32, n)
 	st.bootEnd = make([]int64, n)
 	st.alloc = make([]allocation, len(s.jobs))

@@ -103,3 +103,14 @@ func BenchmarkRICCEASYAlwaysOn(b *testing.B) {
 	tr := openTrace(b, "RICC-2010-2.swf.gz")
 	benchRun(b, tr, alwaysOn(b), sim.Options{Scheduler: sim.EASY})
 }
+
+// BenchmarkNASAHGFS is the tuner's default case: NASA-iPSC (the embedded
+// default trace, 18k jobs on 128 nodes), FCFS, hgfs at its defaults.
+func BenchmarkNASAHGFS(b *testing.B) {
+	tr := openTrace(b, "NASA-iPSC-1993-3.1-cln.swf.gz")
+	p, err := policy.New(policy.Config{Name: "hgfs"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchRun(b, tr, p, sim.Options{})
+}
