@@ -58,13 +58,21 @@ func failedLast(a, b *NodeView) int {
 
 // bootOrder appends the Off nodes to buf[:0]: nodes that failed last
 // (oldest failure first), then by efficiency, most efficient first, then
-// by ID.
+// by ID. It sorts only when failures or efficiencies tell the nodes apart.
 func bootOrder(v *View, buf []int) []int {
 	buf = buf[:0]
+	if v.OffNodes == 0 {
+		return buf
+	}
+	plain := true
 	for i := range v.Nodes {
-		if v.Nodes[i].State == Off {
+		if n := &v.Nodes[i]; n.State == Off {
 			buf = append(buf, i)
+			plain = plain && n.LastFailed == NoTime && efficiency(&v.Groups[n.Group]) == efficiency(&v.Groups[v.Nodes[buf[0]].Group])
 		}
+	}
+	if plain {
+		return buf // node-ID order
 	}
 	slices.SortFunc(buf, func(a, b int) int {
 		na, nb := &v.Nodes[a], &v.Nodes[b]
@@ -75,22 +83,28 @@ func bootOrder(v *View, buf []int) []int {
 	return buf
 }
 
-// offOrder appends the Idle nodes to buf[:0]: nodes that failed last
+// offOrder returns the idle nodes ids, given least recently used first
+// (as in View.IdleLRU), in switch-off order: nodes that failed last
 // (oldest failure first), then least efficient first, then least recently
-// used, then by ID.
-func offOrder(v *View, buf []int) []int {
-	buf = buf[:0]
-	for i := range v.Nodes {
-		if v.Nodes[i].State == Idle {
-			buf = append(buf, i)
+// used. It returns ids itself when failures and efficiencies do not tell
+// them apart, else a sorted copy in *buf.
+func offOrder(v *View, ids []int, buf *[]int) []int {
+	plain := true
+	for _, i := range ids {
+		n := &v.Nodes[i]
+		if n.LastFailed != NoTime || efficiency(&v.Groups[n.Group]) != efficiency(&v.Groups[v.Nodes[ids[0]].Group]) {
+			plain = false
+			break
 		}
 	}
-	slices.SortFunc(buf, func(a, b int) int {
+	if plain {
+		return ids
+	}
+	*buf = append((*buf)[:0], ids...)
+	slices.SortStableFunc(*buf, func(a, b int) int {
 		na, nb := &v.Nodes[a], &v.Nodes[b]
 		return cmp.Or(failedLast(na, nb),
-			cmp.Compare(efficiency(&v.Groups[na.Group]), efficiency(&v.Groups[nb.Group])),
-			cmp.Compare(na.IdleSince, nb.IdleSince),
-			cmp.Compare(a, b))
+			cmp.Compare(efficiency(&v.Groups[na.Group]), efficiency(&v.Groups[nb.Group])))
 	})
-	return buf
+	return *buf
 }

@@ -55,8 +55,7 @@ func (p *eecluster) Decide(v *View, d *Decision) {
 		return
 	}
 	free := freeSlots(v)
-	p.order = offOrder(v, p.order)
-	for _, i := range p.order {
+	for _, i := range offOrder(v, v.IdleLRU, &p.order) {
 		if free-v.Nodes[i].Slots >= v.QueuedSlots {
 			d.PowerOff = append(d.PowerOff, NodeCommand{Node: i})
 			d.Wake = earliest(d.Wake, v.Now+max(v.Period, 1))

@@ -110,13 +110,10 @@ func (p *hgfs) Decide(v *View, d *Decision) {
 	if !p.r3(v, w) {
 		return
 	}
-	p.order = offOrder(v, p.order)
-	for _, i := range p.order {
+	due, next := dueIdle(v, p.minIdle)
+	d.Wake = earliest(d.Wake, next)
+	for _, i := range offOrder(v, due, &p.order) {
 		n := &v.Nodes[i]
-		if due := n.IdleSince + p.minIdle; due > v.Now {
-			d.Wake = earliest(d.Wake, due)
-			continue
-		}
 		if avail-n.Slots >= spare {
 			d.PowerOff = append(d.PowerOff, NodeCommand{Node: i})
 			avail -= n.Slots

@@ -1,9 +1,7 @@
 package policy
 
 import (
-	"cmp"
 	"math"
-	"slices"
 
 	"gonum.org/v1/gonum/mathext"
 )
@@ -152,6 +150,12 @@ func (p *predictive) Decide(v *View, d *Decision) {
 	f := fitArrivals(v.Recent, p.window, p.kind)
 	p.order = recentFirst(v, p.order)
 	ahead := v.BootingSlots - v.QueuedSlots
+	last := struct { // the previous node's question and answer
+		m    int
+		ts   float64
+		off  bool
+		wake int64
+	}{m: -1}
 	for _, i := range p.order {
 		n := &v.Nodes[i]
 		m := 0
@@ -160,7 +164,11 @@ func (p *predictive) Decide(v *View, d *Decision) {
 		}
 		ahead += n.Slots
 		ts := v.Groups[n.Group].Model.BreakEven()
-		off, wake := p.off(v.Now, f, m, ts)
+		if m != last.m || ts != last.ts {
+			last.m, last.ts = m, ts
+			last.off, last.wake = p.off(v.Now, f, m, ts)
+		}
+		off, wake := last.off, last.wake
 		if off {
 			d.PowerOff = append(d.PowerOff, NodeCommand{Node: i})
 		}
@@ -205,16 +213,19 @@ func expectedAfter(now int64, f arrivalFit, m int, ts float64) (bool, int64) {
 }
 
 // recentFirst appends the idle nodes to buf[:0], most recently idle first,
-// ties by ID.
+// ties by ID: View.IdleLRU backwards, each run of equal IdleSince kept in
+// ID order.
 func recentFirst(v *View, buf []int) []int {
 	buf = buf[:0]
-	for i := range v.Nodes {
-		if v.Nodes[i].State == Idle {
-			buf = append(buf, i)
+	lru := v.IdleLRU
+	for end := len(lru); end > 0; {
+		since := v.Nodes[lru[end-1]].IdleSince
+		start := end - 1
+		for start > 0 && v.Nodes[lru[start-1]].IdleSince == since {
+			start--
 		}
+		buf = append(buf, lru[start:end]...)
+		end = start
 	}
-	slices.SortFunc(buf, func(a, b int) int {
-		return cmp.Or(cmp.Compare(v.Nodes[b].IdleSince, v.Nodes[a].IdleSince), cmp.Compare(a, b))
-	})
 	return buf
 }
