@@ -16,6 +16,9 @@ func alwaysOnSpec() Spec {
 func (alwaysOn) Name() string { return "always-on" }
 
 func (alwaysOn) Decide(v *View, d *Decision) {
+	if v.OffNodes == 0 {
+		return
+	}
 	for i := range v.Nodes {
 		if v.Nodes[i].State == Off {
 			d.PowerOn = append(d.PowerOn, i)

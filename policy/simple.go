@@ -47,6 +47,9 @@ func (p *randomOff) Decide(v *View, d *Decision) {
 		bootInOrder(v, d, nil, need, 0, -1)
 		return
 	}
+	if v.IdleNodes == 0 {
+		return
+	}
 	free := freeSlots(v)
 	for i := range v.Nodes {
 		n := &v.Nodes[i]
@@ -97,6 +100,9 @@ func (p *loadOff) Name() string { return "load" }
 func (p *loadOff) Decide(v *View, d *Decision) {
 	if need := queueDeficit(v); need > 0 {
 		bootInOrder(v, d, nil, need, 0, -1)
+		return
+	}
+	if v.IdleNodes == 0 {
 		return
 	}
 	low := v.TotalSlots > 0 && float64(v.BusySlots) < p.threshold*float64(v.TotalSlots)
@@ -172,6 +178,9 @@ func (p *bestFit) Decide(v *View, d *Decision) {
 	u := 0.0
 	if v.TotalSlots > 0 {
 		u = float64(v.BusySlots) / float64(v.TotalSlots)
+	}
+	if v.IdleNodes == 0 {
+		return
 	}
 	free := freeSlots(v)
 	for i := range v.Nodes {
