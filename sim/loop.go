@@ -220,6 +220,7 @@ func (s *Simulator) syncView() {
 	v.Queue = st.queue.items()
 	v.Running = st.running.items()
 	v.Recent = st.recent[max(0, len(st.recent)-policy.RecentCap):]
+	s.syncIdleLRU()
 }
 
 // consult asks the policy for a decision, applies it and schedules again.

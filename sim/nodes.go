@@ -10,7 +10,7 @@ func (s *Simulator) resetNodes() {
 		st.acct[g].reset()
 	}
 	st.avail = 0
-	v.IdleLRU = v.IdleLRU[:0]
+	st.idleList.reset()
 	v.IdleNodes, v.OffNodes, v.BootingNodes, v.EarliestIdle = 0, 0, 0, policy.NoTime
 	for i := range v.Nodes {
 		g := s.nodeGroup[i]

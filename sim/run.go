@@ -83,6 +83,7 @@ type state struct {
 	ends     []endEntry // EASY: running jobs and boots by estimated end
 	free     []int32    // free slots of each node (Idle or Busy)
 	freeSet  bitset     // Idle or Busy nodes with a free slot
+	idleList idleList   // Idle nodes by IdleSince, then ID
 	avail    int        // Σ free over Idle and Busy nodes
 	level    []int32    // sleep level a shutting-down node is entering
 	bootEnd  []int64    // when a booting node is expected up
@@ -214,6 +215,7 @@ func (s *Simulator) allocState() {
 	st.view.Nodes = make([]policy.NodeView, n)
 	st.free = make([]int32, n)
 	st.freeSet = newBitset(n)
+	st.idleList = newIdleList(n)
 	st.view.IdleLRU = make([]int, 0, n)
 	st.level = make([]int32, n)
 	st.bootEnd = make([]int64, n)

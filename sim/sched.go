@@ -230,6 +230,7 @@ func (s *Simulator) start(qi int) {
 func (s *Simulator) placeByPolicy(qi int, al *allocation, need int32) int32 {
 	st := &s.st
 	st.order = st.order[:0]
+	s.syncIdleLRU()
 	for i := st.freeSet.next(0); i >= 0; i = st.freeSet.next(i + 1) {
 		st.order = append(st.order, i)
 	}
