@@ -20,11 +20,11 @@ func (a event) before(b event) bool {
 	if a.t != b.t {
 		return a.t < b.t
 	}
-	if a.kind != b.kind {
-		return a.kind < b.kind
-	}
-	return a.id < b.id
+	return a.order() < b.order()
 }
+
+// order ranks events at one time: by kind, then by id (never negative).
+func (a event) order() uint64 { return uint64(a.kind)<<32 | uint64(uint32(a.id)) }
 
 // eventHeap is a typed binary min-heap: no interface boxing, no allocation
 // once its slice has grown.

@@ -19,7 +19,7 @@ func (s *Simulator) replay(p policy.Policy, r *Result) error {
 	for {
 		t := s.nextTime()
 		s.advance(t)
-		for len(st.events) > 0 && st.events[0].t == t && st.events[0].kind == evJobEnd {
+		for len(st.events) > 0 && st.events[0].t == t {
 			s.end(st.events.pop().id)
 		}
 		if st.ended == len(s.jobs) {
@@ -55,6 +55,7 @@ func (s *Simulator) reset(p policy.Policy, r *Result) {
 	st.pcg.Seed(uint64(s.opt.Seed), rngStream)
 	s.resetNodes()
 	st.events = st.events[:0]
+	s.resetTransitions()
 	if st.indexed {
 		s.unindex() // a failed run may have left jobs queued
 	}
@@ -80,7 +81,7 @@ func (s *Simulator) reset(p policy.Policy, r *Result) {
 // local midnight.
 func (s *Simulator) nextTime() int64 {
 	st := &s.st
-	t := min(s.nextDecision(), st.nextRoll)
+	t := min(s.nextDecision(), st.nextRoll, s.nextTransition())
 	if len(st.events) > 0 {
 		t = min(t, st.events[0].t)
 	}
@@ -130,9 +131,7 @@ func (s *Simulator) due(t int64) bool {
 
 // transitions completes the boots and shutdowns that end at t.
 func (s *Simulator) transitions(t int64) {
-	st := &s.st
-	for len(st.events) > 0 && st.events[0].t == t {
-		e := st.events.pop()
+	for _, e := range s.dueTransitions(t) {
 		switch e.kind {
 		case evBootDone:
 			s.bootDone(int(e.id))
@@ -303,7 +302,7 @@ var errStuck = errors.New("jobs wait but nothing is pending and the policy power
 // submission is pending and the policy keeps changing nothing.
 func (s *Simulator) checkStuck() error {
 	st := &s.st
-	if len(st.events) > 0 || st.nextJob < len(s.jobs) || st.queue.len() == 0 {
+	if len(st.events) > 0 || s.pendingTransitions() || st.nextJob < len(s.jobs) || st.queue.len() == 0 {
 		st.idle = 0
 		return nil
 	}

@@ -185,9 +185,9 @@ func (s *Simulator) boot(i int) {
 		if timeout == 0 {
 			timeout = 2 * dur
 		}
-		st.events.push(event{t: st.now + timeout, id: int32(i), kind: evBootFail})
+		s.pushTransition(timeout, int32(i), evBootFail)
 	} else {
-		st.events.push(event{t: st.now + dur, id: int32(i), kind: evBootDone})
+		s.pushTransition(dur, int32(i), evBootDone)
 	}
 	st.bootEnd[i] = st.now + dur
 	if s.easy {
@@ -239,7 +239,7 @@ func (s *Simulator) shutdown(i, level int) {
 	st.free[i] = 0
 	st.level[i] = int32(level)
 	s.setState(i, policy.ShuttingDown)
-	st.events.push(event{t: st.now + dur, id: int32(i), kind: evShutdownDone})
+	s.pushTransition(dur, int32(i), evShutdownDone)
 }
 
 // shutdownDone switches shutting-down node i Off at its target level.

@@ -77,7 +77,9 @@ type state struct {
 	placer   policy.Placer
 	rng      *rand.Rand
 	pcg      *rand.PCG
-	events   eventHeap
+	events   eventHeap         // job ends
+	trans    []transitionQueue // boots and shutdowns, one queue per duration
+	due      []event           // scratch: transitions ending now
 	queue    seqList[policy.QueuedJob]
 	running  seqList[policy.RunningJob]
 	ends     []endEntry // EASY: running jobs and boots by estimated end
