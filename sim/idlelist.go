@@ -6,8 +6,9 @@ import "github.com/ecotune/ecotune/policy"
 // View.IdleLRU. Time only moves forward, so a node becoming idle goes at
 // the end, behind only the nodes that became idle at the same second with
 // a higher ID: O(1) per state change, where keeping the slice itself in
-// order would move it at every job start and end. The slice is rebuilt
-// from the list when the policy is consulted, if the list changed.
+// order would move it at every job start and end. The slice, and
+// View.EarliestIdle, are set from the list when the policy is consulted
+// (the slice rebuilt only if the list changed).
 type idleList struct {
 	prev, next []int32
 	head, tail int32
@@ -61,9 +62,6 @@ func (s *Simulator) enterIdle(i int) {
 	st := &s.st
 	v := &st.view
 	v.Nodes[i].IdleSince = st.now
-	if v.IdleNodes == 0 {
-		v.EarliestIdle = st.now
-	}
 	v.IdleNodes++
 	l := &st.idleList
 	p := l.tail
@@ -76,20 +74,18 @@ func (s *Simulator) enterIdle(i int) {
 // leaveIdle records that node i left the Idle state.
 func (s *Simulator) leaveIdle(i int) {
 	st := &s.st
-	v := &st.view
-	v.IdleNodes--
+	st.view.IdleNodes--
 	st.idleList.remove(int32(i))
-	if h := st.idleList.head; h == noNode {
-		v.EarliestIdle = policy.NoTime
-	} else {
-		v.EarliestIdle = v.Nodes[h].IdleSince
-	}
 }
 
-// syncIdleLRU rebuilds View.IdleLRU from the list if it changed.
+// syncIdleLRU sets View.EarliestIdle and View.IdleLRU from the list.
 func (s *Simulator) syncIdleLRU() {
 	st := &s.st
 	l := &st.idleList
+	st.view.EarliestIdle = policy.NoTime
+	if l.head != noNode {
+		st.view.EarliestIdle = st.view.Nodes[l.head].IdleSince
+	}
 	if !l.dirty {
 		return
 	}
