@@ -105,8 +105,10 @@
 // # What policies see
 //
 // The View is updated in place as things happen: a node's entry when it
-// changes, the summary counts on every change, Queue (scheduler order) and
-// Running (start order) as jobs arrive, start and end. Recent holds the
+// changes, the summary counts (slots, and nodes Off, Booting, Idle) on
+// every change, Queue (scheduler order) and Running (start order) as jobs
+// arrive, start and end. IdleLRU and EarliestIdle are set from a linked
+// list of the idle nodes (O(1) per change) when the policy is consulted. Recent holds the
 // last policy.RecentCap arrivals. HourlySlots[h] is an exponentially
 // smoothed count of the slots submitted in local hour h on past days: at
 // each local midnight (TZOffset from the trace) it becomes 1/7 of the day
@@ -139,7 +141,9 @@
 //
 // # Performance
 //
-// Events live in a typed binary heap; the View, the free-slot bookkeeping
+// Job ends live in a typed binary heap; boots and shutdowns in one FIFO
+// ring per duration (pushed as time moves forward, they come due in push
+// order); the View, the free-slot bookkeeping
 // (a bitset of nodes with free slots, free counts per node) and the EASY
 // estimate list are updated incrementally. While the queue is long (256
 // jobs or more, until it falls under 64) EASY indexes the queued jobs in a
