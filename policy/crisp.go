@@ -50,6 +50,16 @@ func efficiency(g *Group) float64 {
 	return g.GFLOPS / w
 }
 
+// sameEfficiency reports whether every group has the same efficiency.
+func sameEfficiency(groups []Group) bool {
+	for g := 1; g < len(groups); g++ {
+		if efficiency(&groups[g]) != efficiency(&groups[0]) {
+			return false
+		}
+	}
+	return true
+}
+
 // failedLast orders nodes that never failed their last command before
 // those that did, and among those the oldest failure first.
 func failedLast(a, b *NodeView) int {
@@ -64,11 +74,11 @@ func bootOrder(v *View, buf []int) []int {
 	if v.OffNodes == 0 {
 		return buf
 	}
-	plain := true
+	plain := sameEfficiency(v.Groups)
 	for i := range v.Nodes {
 		if n := &v.Nodes[i]; n.State == Off {
 			buf = append(buf, i)
-			plain = plain && n.LastFailed == NoTime && efficiency(&v.Groups[n.Group]) == efficiency(&v.Groups[v.Nodes[buf[0]].Group])
+			plain = plain && n.LastFailed == NoTime
 		}
 	}
 	if plain {
@@ -90,9 +100,10 @@ func bootOrder(v *View, buf []int) []int {
 // them apart, else a sorted copy in *buf.
 func offOrder(v *View, ids []int, buf *[]int) []int {
 	plain := true
+	same := sameEfficiency(v.Groups)
 	for _, i := range ids {
 		n := &v.Nodes[i]
-		if n.LastFailed != NoTime || efficiency(&v.Groups[n.Group]) != efficiency(&v.Groups[v.Nodes[ids[0]].Group]) {
+		if n.LastFailed != NoTime || !same && efficiency(&v.Groups[n.Group]) != efficiency(&v.Groups[v.Nodes[ids[0]].Group]) {
 			plain = false
 			break
 		}

@@ -47,6 +47,11 @@ type hgfs struct {
 	sys     *fuzzy.System
 	in      []float64
 	order   []int
+	// the last inputs of sys and its output: consecutive decisions often
+	// ask the same question
+	lastIn  [3]float64
+	lastOut float64
+	asked   bool
 }
 
 // demandWindow is the window over which hgfs measures recent demand.
@@ -121,6 +126,20 @@ func (p *hgfs) Decide(v *View, d *Decision) {
 	}
 }
 
+// eval is sys.Eval of p.in (NaN read as 0), reusing the last answer when
+// the inputs are the same.
+func (p *hgfs) eval() float64 {
+	if p.asked && p.lastIn == [3]float64(p.in) {
+		return p.lastOut
+	}
+	out := p.sys.Eval(p.in)
+	if math.IsNaN(out) {
+		out = 0
+	}
+	p.lastIn, p.lastOut, p.asked = [3]float64(p.in), out, true
+	return out
+}
+
 // spareTarget returns the spare slots the fuzzy system asks for, and when
 // its inputs next change with time alone.
 func (p *hgfs) spareTarget(v *View) (int, int64) {
@@ -142,9 +161,6 @@ func (p *hgfs) spareTarget(v *View) (int, int64) {
 	if v.PoweredSlots > 0 {
 		p.in[2] = float64(v.BusySlots) / float64(v.PoweredSlots)
 	}
-	spare := p.sys.Eval(p.in)
-	if math.IsNaN(spare) {
-		spare = 0
-	}
+	spare := p.eval()
 	return int(math.Round(spare * total)), earliest(wake, nextHour)
 }
