@@ -1,12 +1,9 @@
 package policy_test
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
-	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
 )
@@ -35,18 +32,7 @@ func (r *recorder) Decide(v *policy.View, d *policy.Decision) {
 // recordedViews replays SDSC-SP2 (128 nodes) under idle-timeout and
 // returns the first 5000 Views its decisions saw, and the future jobs.
 func recordedViews(b *testing.B) ([]*policy.View, []policy.FutureJob) {
-	path := filepath.Join("..", "..", "shared", "traces", "SDSC-SP2-1998-4.2-cln.swf.gz")
-	if _, err := os.Stat(path); err != nil {
-		b.Skip(err)
-	}
-	tr, err := datasets.Open(path, datasets.ReadOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	c, err := sim.ClusterFromTrace(tr.Meta)
-	if err != nil {
-		b.Fatal(err)
-	}
+	tr, c := openShared(b, "SDSC-SP2-1998-4.2-cln.swf.gz")
 	p, err := policy.New(policy.Config{Name: "idle-timeout", Params: map[string]float64{"idle_timeout": 600}})
 	if err != nil {
 		b.Fatal(err)

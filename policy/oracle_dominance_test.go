@@ -2,11 +2,9 @@ package policy_test
 
 import (
 	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
-	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
 )
@@ -56,22 +54,7 @@ func dominanceContenders() []policy.Config {
 func TestOracleDominatesEqualQoS(t *testing.T) {
 	for _, name := range dominanceTraces() {
 		t.Run(name, func(t *testing.T) {
-			path := filepath.Join("..", "..", "shared", "traces", name)
-			if _, err := os.Stat(path); err != nil {
-				t.Skip(err)
-			}
-			tr, err := datasets.Open(path, datasets.ReadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := sim.ClusterFromTrace(tr.Meta)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := sim.New(tr, c, sim.Options{Scheduler: sim.FCFS})
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := sharedSimulator(t, name, sim.Options{Scheduler: sim.FCFS})
 			on, oracle := run(t, s, "always-on"), run(t, s, "oracle")
 			qosOn, qosOracle := qosP90(on), qosP90(oracle)
 			if qosOracle != qosOn {

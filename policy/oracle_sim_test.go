@@ -2,10 +2,8 @@ package policy_test
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
 )
@@ -22,22 +20,7 @@ func TestOracleKeepsAlwaysOnStarts(t *testing.T) {
 	}
 	for _, name := range traces {
 		t.Run(name, func(t *testing.T) {
-			path := filepath.Join("..", "..", "shared", "traces", name)
-			if _, err := os.Stat(path); err != nil {
-				t.Skip(err)
-			}
-			tr, err := datasets.Open(path, datasets.ReadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := sim.ClusterFromTrace(tr.Meta)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := sim.New(tr, c, sim.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := sharedSimulator(t, name, sim.Options{})
 			on, oracle := run(t, s, "always-on"), run(t, s, "oracle")
 			for i := range on.Jobs {
 				if on.Jobs[i].Start != oracle.Jobs[i].Start {
