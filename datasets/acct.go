@@ -386,3 +386,85 @@ func acctMachineHeader(m *Meta, key string, value []byte) {
 		m.ProcsPerNode = m.Procs / m.Nodes
 	}
 }
+
+// acctLineReader is the record loop the line-per-record readers (GWF,
+// Argonne, PBS, SGE/UGE, LSF) share; each embeds it and hands its own
+// parser to next.
+type acctLineReader struct {
+	lines *acctLines
+	file  string
+	opt   ReadOptions
+	meta  Meta
+	// comments holds the characters that start a comment line; such lines
+	// are skipped, and read for MaxNodes/MaxProcs when machineHeader is set.
+	comments      string
+	machineHeader bool
+	err           error // sticky: returned again by every later call
+}
+
+func acctNewLineReader(r io.Reader, format, file string, opt ReadOptions) acctLineReader {
+	return acctLineReader{lines: acctNewLines(r), file: file, opt: opt, meta: acctMeta(format, file)}
+}
+
+func (a *acctLineReader) Meta() Meta { return a.meta }
+
+// next returns the next job parse keeps, skipping blank and comment lines.
+// parse gets each other line as read (not trimmed) and returns a job with
+// keep set, keep false for a record that is not a job, or a ParseError: in
+// strict mode next returns it (and again on every later call), in lenient
+// mode it is counted in Meta.Skipped and reading goes on. At the end next
+// returns io.EOF; a read error is returned wrapped with the file name.
+func (a *acctLineReader) next(parse func(line []byte) (job Job, keep bool, perr *ParseError)) (Job, error) {
+	if a.err != nil {
+		return Job{}, a.err
+	}
+	for {
+		line, err := a.lines.next()
+		if err != nil {
+			if err != io.EOF {
+				err = fmt.Errorf("%s: %w", a.file, err)
+			}
+			a.err = err
+			return Job{}, err
+		}
+		t := bytes.TrimSpace(line)
+		if len(t) == 0 {
+			continue
+		}
+		if strings.IndexByte(a.comments, t[0]) >= 0 {
+			if a.machineHeader {
+				if key, value, ok := acctHeaderKey(t, a.comments); ok {
+					acctMachineHeader(&a.meta, key, value)
+				}
+			}
+			continue
+		}
+		job, keep, perr := parse(line)
+		if perr != nil {
+			if !a.opt.Lenient {
+				a.err = perr
+				return Job{}, perr
+			}
+			acctSkip(&a.meta, acctReason(perr))
+			continue
+		}
+		if keep {
+			return job, nil
+		}
+	}
+}
+
+// errAt is the ParseError of the line last read, for field (empty when the
+// error is not tied to one) with the offending value.
+func (a *acctLineReader) errAt(field string, value []byte, err error) *ParseError {
+	return &ParseError{File: a.file, Line: a.lines.line, Field: field, Value: acctValue(value), Err: err}
+}
+
+// acctWithCount returns m with the note "<n> <what>" added when n > 0,
+// without writing into the array behind m.Notes.
+func acctWithCount(m Meta, n int64, what string) Meta {
+	if n > 0 {
+		m.Notes = append(m.Notes[:len(m.Notes):len(m.Notes)], fmt.Sprintf("%d %s", n, what))
+	}
+	return m
+}

@@ -38,20 +38,17 @@ var argonneFieldNames = [18]string{
 const argonneMinEpoch = 100_000_000
 
 type argonneReader struct {
-	lines  *acctLines
-	file   string
-	opt    ReadOptions
-	meta   Meta
+	acctLineReader
 	fields [][]byte
 	names  acctInterner
-	err    error
 }
 
 func newArgonneReader(r io.Reader, file string, opt ReadOptions) (Reader, error) {
-	m := acctMeta("argonne", file)
-	m.Notes = append(m.Notes, "Argonne dialect: submit times are absolute Unix seconds, field 5 counts nodes, field 6 is the requested wall time")
-	m.TimeZone = "UTC"
-	return &argonneReader{lines: acctNewLines(r), file: file, opt: opt, meta: m, names: acctInterner{}}, nil
+	a := acctNewLineReader(r, "argonne", file, opt)
+	a.meta.Notes = append(a.meta.Notes, "Argonne dialect: submit times are absolute Unix seconds, field 5 counts nodes, field 6 is the requested wall time")
+	a.meta.TimeZone = "UTC"
+	a.comments, a.machineHeader = ";", true
+	return &argonneReader{acctLineReader: a, names: acctInterner{}}, nil
 }
 
 // detectArgonne accepts SWF-like text whose job lines have 18 tab-separated
@@ -83,49 +80,19 @@ func detectArgonne(head []byte) bool {
 	return true
 }
 
-func (r *argonneReader) Meta() Meta { return r.meta }
+func (r *argonneReader) Next() (Job, error) { return r.next(r.record) }
 
-func (r *argonneReader) Next() (Job, error) {
-	if r.err != nil {
-		return Job{}, r.err
-	}
-	for {
-		line, err := r.lines.next()
-		if err != nil {
-			if err != io.EOF {
-				err = fmt.Errorf("%s: %w", r.file, err)
-			}
-			r.err = err
-			return Job{}, err
-		}
-		t := bytes.TrimSpace(line)
-		if len(t) == 0 {
-			continue
-		}
-		if t[0] == ';' {
-			if key, value, ok := acctHeaderKey(t, ";"); ok {
-				acctMachineHeader(&r.meta, key, value)
-			}
-			continue
-		}
-		job, perr := r.parse(t)
-		if perr == nil {
-			return job, nil
-		}
-		if !r.opt.Lenient {
-			r.err = perr
-			return Job{}, perr
-		}
-		acctSkip(&r.meta, acctReason(perr))
-	}
+// record parses a job line; every well-formed one is a job.
+func (r *argonneReader) record(line []byte) (Job, bool, *ParseError) {
+	job, perr := r.parse(bytes.TrimSpace(line))
+	return job, perr == nil, perr
 }
 
 func (r *argonneReader) parse(line []byte) (Job, *ParseError) {
 	r.fields = acctFields(r.fields, line)
 	f := r.fields
 	if len(f) != 18 {
-		return Job{}, &ParseError{File: r.file, Line: r.lines.line, Value: acctValue(line),
-			Err: fmt.Errorf("%d fields, want 18: %w", len(f), ErrFieldCount)}
+		return Job{}, r.errAt("", line, fmt.Errorf("%d fields, want 18: %w", len(f), ErrFieldCount))
 	}
 	var v [18]int64
 	for i := range f {
@@ -172,7 +139,7 @@ func (r *argonneReader) parse(line []byte) (Job, *ParseError) {
 }
 
 func (r *argonneReader) fieldErr(i int, err error) *ParseError {
-	return &ParseError{File: r.file, Line: r.lines.line, Field: argonneFieldNames[i], Value: acctValue(r.fields[i]), Err: err}
+	return r.errAt(argonneFieldNames[i], r.fields[i], err)
 }
 
 // argonneUser reads the hashed user id; 0 and -1 mean no user.

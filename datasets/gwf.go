@@ -44,18 +44,15 @@ var gwfFieldNames = [29]string{
 var gwfNumeric = [...]int{0, 1, 2, 3, 4, 7, 8, 10}
 
 type gwfReader struct {
-	lines  *acctLines
-	file   string
-	opt    ReadOptions
-	meta   Meta
+	acctLineReader
 	fields [][]byte
 	names  acctInterner
-	err    error
 }
 
 func newGWFReader(r io.Reader, file string, opt ReadOptions) (Reader, error) {
-	return &gwfReader{lines: acctNewLines(r), file: file, opt: opt,
-		meta: acctMeta("gwf", file), names: acctInterner{}}, nil
+	a := acctNewLineReader(r, "gwf", file, opt)
+	a.comments, a.machineHeader = "#;", true
+	return &gwfReader{acctLineReader: a, names: acctInterner{}}, nil
 }
 
 // detectGWF accepts text whose first job lines have 29 white-space
@@ -80,49 +77,19 @@ func detectGWF(head []byte) bool {
 	return true
 }
 
-func (r *gwfReader) Meta() Meta { return r.meta }
+func (r *gwfReader) Next() (Job, error) { return r.next(r.record) }
 
-func (r *gwfReader) Next() (Job, error) {
-	if r.err != nil {
-		return Job{}, r.err
-	}
-	for {
-		line, err := r.lines.next()
-		if err != nil {
-			if err != io.EOF {
-				err = fmt.Errorf("%s: %w", r.file, err)
-			}
-			r.err = err
-			return Job{}, err
-		}
-		t := bytes.TrimSpace(line)
-		if len(t) == 0 {
-			continue
-		}
-		if t[0] == '#' || t[0] == ';' {
-			if key, value, ok := acctHeaderKey(t, "#;"); ok {
-				acctMachineHeader(&r.meta, key, value)
-			}
-			continue
-		}
-		job, perr := r.parse(t)
-		if perr == nil {
-			return job, nil
-		}
-		if !r.opt.Lenient {
-			r.err = perr
-			return Job{}, perr
-		}
-		acctSkip(&r.meta, acctReason(perr))
-	}
+// record parses a job line; every well-formed one is a job.
+func (r *gwfReader) record(line []byte) (Job, bool, *ParseError) {
+	job, perr := r.parse(bytes.TrimSpace(line))
+	return job, perr == nil, perr
 }
 
 func (r *gwfReader) parse(line []byte) (Job, *ParseError) {
 	r.fields = acctFields(r.fields, line)
 	f := r.fields
 	if len(f) != 29 {
-		return Job{}, &ParseError{File: r.file, Line: r.lines.line, Value: acctValue(line),
-			Err: fmt.Errorf("%d fields, want 29: %w", len(f), ErrFieldCount)}
+		return Job{}, r.errAt("", line, fmt.Errorf("%d fields, want 29: %w", len(f), ErrFieldCount))
 	}
 	var v [29]int64
 	for _, i := range gwfNumeric {
@@ -166,7 +133,7 @@ func (r *gwfReader) parse(line []byte) (Job, *ParseError) {
 }
 
 func (r *gwfReader) fieldErr(i int, err error) *ParseError {
-	return &ParseError{File: r.file, Line: r.lines.line, Field: gwfFieldNames[i], Value: acctValue(r.fields[i]), Err: err}
+	return r.errAt(gwfFieldNames[i], r.fields[i], err)
 }
 
 // gwfStatus maps an SWF/GWF status code to the canonical one.

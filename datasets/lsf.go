@@ -52,18 +52,14 @@ var lsfFieldNames = map[int]string{
 }
 
 type lsfReader struct {
-	lines  *acctLines
-	file   string
-	opt    ReadOptions
-	meta   Meta
+	acctLineReader
 	tokens [][]byte
 	intern acctInterner
 	others int64
-	err    error
 }
 
 func newLSFReader(r io.Reader, file string, opt ReadOptions) (Reader, error) {
-	return &lsfReader{lines: acctNewLines(r), file: file, opt: opt, meta: acctMeta("lsf", file), intern: acctInterner{}}, nil
+	return &lsfReader{acctLineReader: acctNewLineReader(r, "lsf", file, opt), intern: acctInterner{}}, nil
 }
 
 // detectLSF accepts lines that start with a quoted lsb.acct event name
@@ -139,47 +135,10 @@ func lsfString(b []byte) ([]byte, bool) {
 }
 
 func (r *lsfReader) Meta() Meta {
-	m := r.meta
-	if r.others > 0 {
-		m.Notes = append(m.Notes[:len(m.Notes):len(m.Notes)], fmt.Sprintf("%d lsb.acct events other than JOB_FINISH ignored", r.others))
-	}
-	return m
+	return acctWithCount(r.meta, r.others, "lsb.acct events other than JOB_FINISH ignored")
 }
 
-func (r *lsfReader) Next() (Job, error) {
-	if r.err != nil {
-		return Job{}, r.err
-	}
-	for {
-		line, err := r.lines.next()
-		if err != nil {
-			if err != io.EOF {
-				err = fmt.Errorf("%s: %w", r.file, err)
-			}
-			r.err = err
-			return Job{}, err
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		job, keep, perr := r.parse(line)
-		if perr != nil {
-			if !r.opt.Lenient {
-				r.err = perr
-				return Job{}, perr
-			}
-			acctSkip(&r.meta, acctReason(perr))
-			continue
-		}
-		if keep {
-			return job, nil
-		}
-	}
-}
-
-func (r *lsfReader) errAt(field string, value []byte, err error) *ParseError {
-	return &ParseError{File: r.file, Line: r.lines.line, Field: field, Value: acctValue(value), Err: err}
-}
+func (r *lsfReader) Next() (Job, error) { return r.next(r.parse) }
 
 func (r *lsfReader) parse(line []byte) (Job, bool, *ParseError) {
 	tok, ok := lsfTokens(r.tokens, line)

@@ -34,18 +34,13 @@ import (
 )
 
 type pbsReader struct {
-	lines  *acctLines
-	file   string
-	opt    ReadOptions
-	meta   Meta
+	acctLineReader
 	intern acctInterner
 	others int64 // records of other types
-	err    error
 }
 
 func newPBSReader(r io.Reader, file string, opt ReadOptions) (Reader, error) {
-	return &pbsReader{lines: acctNewLines(r), file: file, opt: opt,
-		meta: acctMeta("pbs", file), intern: acctInterner{}}, nil
+	return &pbsReader{acctLineReader: acctNewLineReader(r, "pbs", file, opt), intern: acctInterner{}}, nil
 }
 
 // detectPBS accepts lines "MM/DD/YYYY HH:MM:SS;X;jobid;...".
@@ -76,44 +71,10 @@ func pbsStamp(l []byte) (int64, bool) {
 }
 
 func (r *pbsReader) Meta() Meta {
-	m := r.meta
-	if r.others > 0 {
-		m.Notes = append(m.Notes[:len(m.Notes):len(m.Notes)],
-			fmt.Sprintf("%d accounting records other than E (job end) ignored", r.others))
-	}
-	return m
+	return acctWithCount(r.meta, r.others, "accounting records other than E (job end) ignored")
 }
 
-func (r *pbsReader) Next() (Job, error) {
-	if r.err != nil {
-		return Job{}, r.err
-	}
-	for {
-		line, err := r.lines.next()
-		if err != nil {
-			if err != io.EOF {
-				err = fmt.Errorf("%s: %w", r.file, err)
-			}
-			r.err = err
-			return Job{}, err
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		job, keep, perr := r.parse(line)
-		if perr != nil {
-			if !r.opt.Lenient {
-				r.err = perr
-				return Job{}, perr
-			}
-			acctSkip(&r.meta, acctReason(perr))
-			continue
-		}
-		if keep {
-			return job, nil
-		}
-	}
-}
+func (r *pbsReader) Next() (Job, error) { return r.next(r.parse) }
 
 // pbsRecord holds the values of one E record's keys.
 type pbsRecord struct {
@@ -123,10 +84,6 @@ type pbsRecord struct {
 	reqNodes, reqNcpus, reqSelect     []byte
 	reqWalltime, usedWalltime, usedNc []byte
 	exit                              []byte
-}
-
-func (r *pbsReader) errAt(field string, value []byte, err error) *ParseError {
-	return &ParseError{File: r.file, Line: r.lines.line, Field: field, Value: acctValue(value), Err: err}
 }
 
 // parse reads one record; keep is false for records that are not jobs.

@@ -57,23 +57,25 @@ const (
 const sgeMilliEpoch = 100_000_000_000
 
 type sgeReader struct {
-	lines  *acctLines
-	file   string
-	opt    ReadOptions
-	meta   Meta
+	acctLineReader
 	milli  bool
 	fields [][]byte
 	words  [][]byte
 	intern acctInterner
-	err    error
 }
 
 func newSGEReader(r io.Reader, file string, opt ReadOptions) (Reader, error) {
-	return &sgeReader{lines: acctNewLines(r), file: file, opt: opt, meta: acctMeta("sge", file), intern: acctInterner{}}, nil
+	return sgeNewReader(r, "sge", file, opt, false), nil
 }
 
 func newUGEReader(r io.Reader, file string, opt ReadOptions) (Reader, error) {
-	return &sgeReader{lines: acctNewLines(r), file: file, opt: opt, meta: acctMeta("uge", file), milli: true, intern: acctInterner{}}, nil
+	return sgeNewReader(r, "uge", file, opt, true), nil
+}
+
+func sgeNewReader(r io.Reader, format, file string, opt ReadOptions, milli bool) *sgeReader {
+	a := acctNewLineReader(r, format, file, opt)
+	a.comments = "#"
+	return &sgeReader{acctLineReader: a, milli: milli, intern: acctInterner{}}
 }
 
 func detectSGE(head []byte) bool { return sgeDetect(head, false) }
@@ -115,50 +117,17 @@ func sgeSplit(dst [][]byte, line []byte) [][]byte {
 	}
 }
 
-func (r *sgeReader) Meta() Meta { return r.meta }
-
-func (r *sgeReader) Next() (Job, error) {
-	if r.err != nil {
-		return Job{}, r.err
-	}
-	for {
-		line, err := r.lines.next()
-		if err != nil {
-			if err != io.EOF {
-				err = fmt.Errorf("%s: %w", r.file, err)
-			}
-			r.err = err
-			return Job{}, err
-		}
-		t := bytes.TrimSpace(line)
-		if len(t) == 0 || t[0] == '#' {
-			continue
-		}
-		job, keep, perr := r.parse(line)
-		if perr != nil {
-			if !r.opt.Lenient {
-				r.err = perr
-				return Job{}, perr
-			}
-			acctSkip(&r.meta, acctReason(perr))
-			continue
-		}
-		if keep {
-			return job, nil
-		}
-	}
-}
+func (r *sgeReader) Next() (Job, error) { return r.next(r.parse) }
 
 func (r *sgeReader) fieldErr(i int, err error) *ParseError {
-	return &ParseError{File: r.file, Line: r.lines.line, Field: sgeFieldNames[i], Value: acctValue(r.fields[i]), Err: err}
+	return r.errAt(sgeFieldNames[i], r.fields[i], err)
 }
 
 func (r *sgeReader) parse(line []byte) (Job, bool, *ParseError) {
 	r.fields = sgeSplit(r.fields, line)
 	f := r.fields
 	if len(f) < sgeMinField {
-		return Job{}, false, &ParseError{File: r.file, Line: r.lines.line, Value: acctValue(line),
-			Err: fmt.Errorf("%d fields, want at least %d: %w", len(f), sgeMinField, ErrFieldCount)}
+		return Job{}, false, r.errAt("", line, fmt.Errorf("%d fields, want at least %d: %w", len(f), sgeMinField, ErrFieldCount))
 	}
 	var v [sgeMinField]int64
 	for _, i := range []int{sgeJob, sgeSubmit, sgeStart, sgeEnd, sgeFailed, sgeExit, sgeSlots, sgeTask} {
