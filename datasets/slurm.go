@@ -237,7 +237,7 @@ func (r *slurmReader) Next() (Job, error) {
 		}
 		if err := r.step(); err != nil {
 			var pe *ParseError
-			if r.opt.Lenient && errors.As(err, &pe) && !errors.Is(err, slurmErrHeader) {
+			if r.opt.Lenient && errors.As(err, &pe) && !errors.Is(err, errSlurmHeader) {
 				acctSkip(&r.meta, slurmReasonOf(pe))
 				continue
 			}
@@ -246,16 +246,16 @@ func (r *slurmReader) Next() (Job, error) {
 	}
 }
 
-// slurmErrHeader marks a header the reader cannot use: fatal in lenient
+// errSlurmHeader marks a header the reader cannot use: fatal in lenient
 // mode too.
-var slurmErrHeader = errors.New("unusable header")
+var errSlurmHeader = errors.New("unusable header")
 
-// slurmErrTruncated marks a record cut short (by the end of the log or by
+// errSlurmTruncated marks a record cut short (by the end of the log or by
 // a line that is a whole record by itself).
-var slurmErrTruncated = fmt.Errorf("truncated record: %w", ErrFieldCount)
+var errSlurmTruncated = fmt.Errorf("truncated record: %w", ErrFieldCount)
 
 func slurmReasonOf(pe *ParseError) string {
-	if errors.Is(pe.Err, slurmErrTruncated) {
+	if errors.Is(pe.Err, errSlurmTruncated) {
 		return "truncated"
 	}
 	return acctReason(pe)
@@ -301,7 +301,7 @@ func (r *slurmReader) readHeader(first []byte) (isHeader bool, err error) {
 	}
 	r.col, err = slurmFindColumns(r.names)
 	if err != nil {
-		return isHeader, &ParseError{File: r.file, Line: r.lines.line, Err: fmt.Errorf("%w: %w", slurmErrHeader, err)}
+		return isHeader, &ParseError{File: r.file, Line: r.lines.line, Err: fmt.Errorf("%w: %w", errSlurmHeader, err)}
 	}
 	return isHeader, nil
 }
@@ -383,7 +383,7 @@ func (r *slurmReader) readRecord() (bool, error) {
 				r.stashNo, r.stashed = nextNo, true
 			}
 			return true, &ParseError{File: r.file, Line: r.recLine, Value: acctValue(r.rec),
-				Err: fmt.Errorf("%d of %d fields: %w", fields, n, slurmErrTruncated)}
+				Err: fmt.Errorf("%d of %d fields: %w", fields, n, errSlurmTruncated)}
 		}
 		r.rec = append(r.rec, '\n')
 		r.rec = append(r.rec, next...)
