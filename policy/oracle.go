@@ -110,7 +110,6 @@ func (c *demandCurve) windowWake(now, w int64) int64 {
 // Wake: when the windowed maxima of the demand can change.
 type oracle struct {
 	demand demandCurve
-	idle   []int
 }
 
 func oracleSpec() Spec {
