@@ -468,3 +468,35 @@ func acctWithCount(m Meta, n int64, what string) Meta {
 	}
 	return m
 }
+
+// acctColumnReader is an acctLineReader for logs of one job a line in a
+// fixed number of columns separated by white space (GWF, Argonne).
+type acctColumnReader struct {
+	acctLineReader
+	columns []string // the columns' names, for errors
+	fields  [][]byte // the columns of the line last read
+	names   acctInterner
+}
+
+func acctNewColumnReader(r io.Reader, format, file string, opt ReadOptions, columns []string) acctColumnReader {
+	return acctColumnReader{acctLineReader: acctNewLineReader(r, format, file, opt), columns: columns, names: acctInterner{}}
+}
+
+// nextColumns returns the next job: parse gets the columns of each record
+// line once their number is checked.
+func (r *acctColumnReader) nextColumns(parse func(f [][]byte) (Job, *ParseError)) (Job, error) {
+	return r.next(func(line []byte) (Job, bool, *ParseError) {
+		line = bytes.TrimSpace(line)
+		r.fields = acctFields(r.fields, line)
+		if len(r.fields) != len(r.columns) {
+			return Job{}, false, r.errAt("", line, fmt.Errorf("%d fields, want %d: %w", len(r.fields), len(r.columns), ErrFieldCount))
+		}
+		job, perr := parse(r.fields)
+		return job, perr == nil, perr
+	})
+}
+
+// fieldErr is the ParseError of column i of the line last read.
+func (r *acctColumnReader) fieldErr(i int, err error) *ParseError {
+	return r.errAt(r.columns[i], r.fields[i], err)
+}

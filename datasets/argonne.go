@@ -38,17 +38,15 @@ var argonneFieldNames = [18]string{
 const argonneMinEpoch = 100_000_000
 
 type argonneReader struct {
-	acctLineReader
-	fields [][]byte
-	names  acctInterner
+	acctColumnReader
 }
 
 func newArgonneReader(r io.Reader, file string, opt ReadOptions) (Reader, error) {
-	a := acctNewLineReader(r, "argonne", file, opt)
+	a := acctNewColumnReader(r, "argonne", file, opt, argonneFieldNames[:])
 	a.meta.Notes = append(a.meta.Notes, "Argonne dialect: submit times are absolute Unix seconds, field 5 counts nodes, field 6 is the requested wall time")
 	a.meta.TimeZone = "UTC"
 	a.comments, a.machineHeader = ";", true
-	return &argonneReader{acctLineReader: a, names: acctInterner{}}, nil
+	return &argonneReader{a}, nil
 }
 
 // detectArgonne accepts SWF-like text whose job lines have 18 tab-separated
@@ -80,20 +78,9 @@ func detectArgonne(head []byte) bool {
 	return true
 }
 
-func (r *argonneReader) Next() (Job, error) { return r.next(r.record) }
+func (r *argonneReader) Next() (Job, error) { return r.nextColumns(r.parse) }
 
-// record parses a job line; every well-formed one is a job.
-func (r *argonneReader) record(line []byte) (Job, bool, *ParseError) {
-	job, perr := r.parse(bytes.TrimSpace(line))
-	return job, perr == nil, perr
-}
-
-func (r *argonneReader) parse(line []byte) (Job, *ParseError) {
-	r.fields = acctFields(r.fields, line)
-	f := r.fields
-	if len(f) != 18 {
-		return Job{}, r.errAt("", line, fmt.Errorf("%d fields, want 18: %w", len(f), ErrFieldCount))
-	}
+func (r *argonneReader) parse(f [][]byte) (Job, *ParseError) {
 	var v [18]int64
 	for i := range f {
 		if i == 11 {
@@ -136,10 +123,6 @@ func (r *argonneReader) parse(line []byte) (Job, *ParseError) {
 		Queue:     gwfText(r.names, f[14]),
 		Partition: gwfText(r.names, f[15]),
 	}, nil
-}
-
-func (r *argonneReader) fieldErr(i int, err error) *ParseError {
-	return r.errAt(argonneFieldNames[i], r.fields[i], err)
 }
 
 // argonneUser reads the hashed user id; 0 and -1 mean no user.

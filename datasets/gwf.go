@@ -25,7 +25,6 @@ package datasets
 // "MaxProcs:" set the machine size.
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 )
@@ -44,15 +43,13 @@ var gwfFieldNames = [29]string{
 var gwfNumeric = [...]int{0, 1, 2, 3, 4, 7, 8, 10}
 
 type gwfReader struct {
-	acctLineReader
-	fields [][]byte
-	names  acctInterner
+	acctColumnReader
 }
 
 func newGWFReader(r io.Reader, file string, opt ReadOptions) (Reader, error) {
-	a := acctNewLineReader(r, "gwf", file, opt)
+	a := acctNewColumnReader(r, "gwf", file, opt, gwfFieldNames[:])
 	a.comments, a.machineHeader = "#;", true
-	return &gwfReader{acctLineReader: a, names: acctInterner{}}, nil
+	return &gwfReader{a}, nil
 }
 
 // detectGWF accepts text whose first job lines have 29 white-space
@@ -77,20 +74,9 @@ func detectGWF(head []byte) bool {
 	return true
 }
 
-func (r *gwfReader) Next() (Job, error) { return r.next(r.record) }
+func (r *gwfReader) Next() (Job, error) { return r.nextColumns(r.parse) }
 
-// record parses a job line; every well-formed one is a job.
-func (r *gwfReader) record(line []byte) (Job, bool, *ParseError) {
-	job, perr := r.parse(bytes.TrimSpace(line))
-	return job, perr == nil, perr
-}
-
-func (r *gwfReader) parse(line []byte) (Job, *ParseError) {
-	r.fields = acctFields(r.fields, line)
-	f := r.fields
-	if len(f) != 29 {
-		return Job{}, r.errAt("", line, fmt.Errorf("%d fields, want 29: %w", len(f), ErrFieldCount))
-	}
+func (r *gwfReader) parse(f [][]byte) (Job, *ParseError) {
 	var v [29]int64
 	for _, i := range gwfNumeric {
 		n, ok := acctNumber(f[i])
@@ -130,10 +116,6 @@ func (r *gwfReader) parse(line []byte) (Job, *ParseError) {
 		Queue:     gwfText(r.names, f[14]),
 		Partition: gwfText(r.names, f[15]),
 	}, nil
-}
-
-func (r *gwfReader) fieldErr(i int, err error) *ParseError {
-	return r.errAt(gwfFieldNames[i], r.fields[i], err)
 }
 
 // gwfStatus maps an SWF/GWF status code to the canonical one.
