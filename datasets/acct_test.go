@@ -108,6 +108,20 @@ func acctWantError(t *testing.T, err error, fileLine, field string, sentinel err
 	}
 }
 
+// acctCheckBadRecord checks how the reader of format takes text whose
+// record at line is bad: strict mode fails there naming field (when not
+// empty) and wrapping sentinel; lenient mode keeps wantJobs jobs and counts
+// the record once under reason.
+func acctCheckBadRecord(t *testing.T, format, text string, line int, field, reason string, sentinel error, wantJobs int) {
+	t.Helper()
+	_, _, err := acctReadString(t, format, text, false)
+	acctWantError(t, err, "test.log:"+itoa(line), field, sentinel)
+	jobs, meta, err := acctReadString(t, format, text, true)
+	if err != nil || len(jobs) != wantJobs || meta.Skipped[reason] != 1 {
+		t.Errorf("lenient: %d jobs, skipped %v, err %v; want %d jobs, %s: 1", len(jobs), meta.Skipped, err, wantJobs, reason)
+	}
+}
+
 // acctReplaceLine returns text with its 1-based line n replaced by
 // applying old→new once.
 func acctReplaceLine(t *testing.T, text string, n int, old, new string) string {

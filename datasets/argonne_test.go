@@ -80,12 +80,7 @@ func TestArgonneErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			bad := acctReplaceLine(t, good, 3, c.old, c.new)
-			_, _, err := acctReadString(t, "argonne", bad, false)
-			acctWantError(t, err, "test.log:3", c.field, c.sentinel)
-			jobs, meta, err := acctReadString(t, "argonne", bad, true)
-			if err != nil || len(jobs) != 1 || meta.Skipped[c.reason] != 1 {
-				t.Errorf("lenient: %d jobs, skipped %v, err %v; want 1 job, %s: 1", len(jobs), meta.Skipped, err, c.reason)
-			}
+			acctCheckBadRecord(t, "argonne", bad, 3, c.field, c.reason, c.sentinel, 1)
 		})
 	}
 }

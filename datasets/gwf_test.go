@@ -63,12 +63,7 @@ func TestGWFErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			bad := acctReplaceLine(t, text, c.line, c.old, c.new)
-			_, _, err := acctReadString(t, "gwf", bad, false)
-			acctWantError(t, err, "test.log:"+itoa(c.line), c.field, c.sentinel)
-			jobs, meta, err := acctReadString(t, "gwf", bad, true)
-			if err != nil || len(jobs) != 4 || meta.Skipped[c.reason] != 1 {
-				t.Errorf("lenient: %d jobs, skipped %v, err %v; want 4 jobs, %s: 1", len(jobs), meta.Skipped, err, c.reason)
-			}
+			acctCheckBadRecord(t, "gwf", bad, c.line, c.field, c.reason, c.sentinel, 4)
 		})
 	}
 }

@@ -69,12 +69,7 @@ func TestLSFErrors(t *testing.T) {
 				cut := strings.Index(text, `"#!/bin/tcsh;#BSUB`) + 10
 				bad = text[:cut] + "\n"
 			}
-			_, _, err := acctReadString(t, "lsf", bad, false)
-			acctWantError(t, err, "test.log:2", c.field, c.sentinel)
-			jobs, meta, err := acctReadString(t, "lsf", bad, true)
-			if err != nil || len(jobs) != 1 || meta.Skipped[c.reason] != 1 {
-				t.Errorf("lenient: %d jobs, skipped %v, err %v; want 1 job, %s: 1", len(jobs), meta.Skipped, err, c.reason)
-			}
+			acctCheckBadRecord(t, "lsf", bad, 2, c.field, c.reason, c.sentinel, 1)
 		})
 	}
 }

@@ -93,12 +93,7 @@ func TestPBSErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			bad := acctReplaceLine(t, text, c.line, c.old, c.new)
-			_, _, err := acctReadString(t, "pbs", bad, false)
-			acctWantError(t, err, "test.log:"+itoa(c.line), c.field, c.sentinel)
-			jobs, meta, err := acctReadString(t, "pbs", bad, true)
-			if err != nil || len(jobs) != 8 || meta.Skipped[c.reason] != 1 {
-				t.Errorf("lenient: %d jobs, skipped %v, err %v; want 8 jobs, %s: 1", len(jobs), meta.Skipped, err, c.reason)
-			}
+			acctCheckBadRecord(t, "pbs", bad, c.line, c.field, c.reason, c.sentinel, 8)
 		})
 	}
 }

@@ -89,12 +89,7 @@ func TestSGEErrors(t *testing.T) {
 				lines := strings.Split(text, "\n")
 				bad = lines[0] + "\n" + strings.Join(strings.Split(lines[1], ":")[:30], ":") + "\n"
 			}
-			_, _, err := acctReadString(t, "sge", bad, false)
-			acctWantError(t, err, "test.log:2", c.field, c.sentinel)
-			jobs, meta, err := acctReadString(t, "sge", bad, true)
-			if err != nil || len(jobs) != 1 || meta.Skipped[c.reason] != 1 {
-				t.Errorf("lenient: %d jobs, skipped %v, err %v; want 1 job, %s: 1", len(jobs), meta.Skipped, err, c.reason)
-			}
+			acctCheckBadRecord(t, "sge", bad, 2, c.field, c.reason, c.sentinel, 1)
 		})
 	}
 }
