@@ -122,6 +122,26 @@ func acctCheckBadRecord(t *testing.T, format, text string, line int, field, reas
 	}
 }
 
+// acctBadLine is a case of a reader's error table: the record at line made
+// bad by replacing old with new once, the field named and the skip reason.
+type acctBadLine struct {
+	name          string
+	line          int
+	old, new      string
+	field, reason string
+	sentinel      error
+}
+
+// acctCheckBadLines runs acctCheckBadRecord on text made bad by each case.
+func acctCheckBadLines(t *testing.T, format, text string, wantJobs int, cases []acctBadLine) {
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			bad := acctReplaceLine(t, text, c.line, c.old, c.new)
+			acctCheckBadRecord(t, format, bad, c.line, c.field, c.reason, c.sentinel, wantJobs)
+		})
+	}
+}
+
 // acctReplaceLine returns text with its 1-based line n replaced by
 // applying old→new once.
 func acctReplaceLine(t *testing.T, text string, n int, old, new string) string {

@@ -47,23 +47,11 @@ func TestGWFSample(t *testing.T) {
 
 func TestGWFErrors(t *testing.T) {
 	text := acctReadText(t, filepath.FromSlash(gwfSample))
-	cases := []struct {
-		name          string
-		line          int
-		old, new      string
-		field, reason string
-		sentinel      error
-	}{
+	acctCheckBadLines(t, "gwf", text, 4, []acctBadLine{
 		{"letter in RunTime", 6, " 2 58 2 ", " 2 5x8 2 ", "RunTime", "unreadable_RunTime", ErrSyntax},
 		{"status out of range", 7, " -1 0 U2 ", " -1 7 U2 ", "Status", "unreadable_Status", ErrRange},
 		{"negative wait", 11, " 1107330200 -1 ", " 1107330200 -5 ", "WaitTime", "unreadable_WaitTime", ErrRange},
 		{"28 fields", 12, " UNITARY", "", "", "unreadable_field_count", ErrFieldCount},
 		{"text job id", 6, "1 1107330058", "J1 1107330058", "JobID", "unreadable_JobID", ErrSyntax},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			bad := acctReplaceLine(t, text, c.line, c.old, c.new)
-			acctCheckBadRecord(t, "gwf", bad, c.line, c.field, c.reason, c.sentinel, 4)
-		})
-	}
+	})
 }

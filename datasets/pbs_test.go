@@ -75,13 +75,7 @@ func TestPBSRecords(t *testing.T) {
 
 func TestPBSErrors(t *testing.T) {
 	text := acctReadText(t, acctSample(t, "samples/pbs/xdmod_accounting-logs.log"))
-	cases := []struct {
-		name          string
-		line          int
-		old, new      string
-		field, reason string
-		sentinel      error
-	}{
+	acctCheckBadLines(t, "pbs", text, 8, []acctBadLine{
 		{"letter in start", 3, "start=1415589841", "start=14155x9841", "start", "unreadable_start", ErrSyntax},
 		{"bad prefix date", 4, "01/26/2016", "13/26/2016", "datetime", "unreadable_datetime", ErrSyntax},
 		{"bad exec_host", 5, "c1/0-3", "c1/3-0", "exec_host", "unreadable_exec_host", ErrSyntax},
@@ -89,13 +83,7 @@ func TestPBSErrors(t *testing.T) {
 		{"end before start", 2, "end=1261427220", "end=1261420000", "end", "unreadable_end", ErrRange},
 		{"no submit time", 6, "ctime=1485451423", "c=1", "qtime", "unreadable_qtime", ErrSyntax},
 		{"text job id", 7, ";10711;", ";job;", "job_id", "unreadable_job_id", ErrSyntax},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			bad := acctReplaceLine(t, text, c.line, c.old, c.new)
-			acctCheckBadRecord(t, "pbs", bad, c.line, c.field, c.reason, c.sentinel, 8)
-		})
-	}
+	})
 }
 
 func TestPBSResourceSpecs(t *testing.T) {
