@@ -4,17 +4,20 @@ import "github.com/ecotune/ecotune/policy"
 
 // groupAcct counts one node group's nodes per state and integrates them
 // over time in integer node-seconds; energy is computed once, at the end,
-// from these integers.
+// from these integers. Idle and Busy nodes are counted together (as Idle):
+// a job start or end changes no counter, and Busy node-seconds are added
+// per busy interval when a node turns Idle again. Busy slot-seconds are
+// added per job when it starts: a node's frequency cannot change while it
+// is Busy, so they are known then.
 type groupAcct struct {
-	model     policy.NodeModel
-	inState   [5]int64 // nodes in each state
-	inLevel   []int64  // off nodes at each level: 0 power-off, k sleep level k-1
-	busySlots []int64  // busy slots at each frequency level
-	sec       [5]int64 // node-seconds in each state
-	levelSec  []int64  // off node-seconds at each level
-	slotSec   []int64  // busy slot-seconds at each frequency level
-	boots     []int64  // boots from each level
-	offs      []int64  // shutdowns into each level
+	model    policy.NodeModel
+	inState  [5]int64 // nodes in each state, Busy ones under Idle
+	inLevel  []int64  // off nodes at each level: 0 power-off, k sleep level k-1
+	sec      [5]int64 // node-seconds in each state, Busy ones also under Idle
+	levelSec []int64  // off node-seconds at each level
+	slotSec  []int64  // busy slot-seconds at each frequency level
+	boots    []int64  // boots from each level
+	offs     []int64  // shutdowns into each level
 }
 
 func (a *groupAcct) init(m policy.NodeModel) {
@@ -24,15 +27,13 @@ func (a *groupAcct) init(m policy.NodeModel) {
 	a.levelSec = make([]int64, levels)
 	a.boots = make([]int64, levels)
 	a.offs = make([]int64, levels)
-	freqs := max(1, len(m.Freqs))
-	a.busySlots = make([]int64, freqs)
-	a.slotSec = make([]int64, freqs)
+	a.slotSec = make([]int64, max(1, len(m.Freqs)))
 }
 
 func (a *groupAcct) reset() {
 	a.inState = [5]int64{}
 	a.sec = [5]int64{}
-	for _, s := range [][]int64{a.inLevel, a.levelSec, a.boots, a.offs, a.busySlots, a.slotSec} {
+	for _, s := range [][]int64{a.inLevel, a.levelSec, a.boots, a.offs, a.slotSec} {
 		clear(s)
 	}
 }
@@ -44,9 +45,13 @@ func (a *groupAcct) advance(dt int64) {
 	for l, n := range a.inLevel {
 		a.levelSec[l] += n * dt
 	}
-	for f, n := range a.busySlots {
-		a.slotSec[f] += n * dt
-	}
+}
+
+// stateSeconds is the node-seconds in each state, Idle and Busy apart.
+func (a *groupAcct) stateSeconds() [5]int64 {
+	sec := a.sec
+	sec[policy.Idle] -= sec[policy.Busy]
+	return sec
 }
 
 // slotW is the power of one busy slot at frequency level f.
@@ -63,13 +68,14 @@ func (a *groupAcct) slotW(f int) float64 {
 // per transition.
 func (a *groupAcct) energy() (byState [5]float64) {
 	m := a.model
+	sec := a.stateSeconds()
 	off := float64(a.levelSec[0]) * m.OffW
 	for l, sl := range m.SleepLevels {
 		off += float64(a.levelSec[l+1]) * sl.W
 	}
 	byState[policy.Off] = off / 3600
-	byState[policy.Idle] = float64(a.sec[policy.Idle]) * m.IdleW / 3600
-	busy := float64(a.sec[policy.Busy]) * (m.IdleW + m.BusyW)
+	byState[policy.Idle] = float64(sec[policy.Idle]) * m.IdleW / 3600
+	busy := float64(sec[policy.Busy]) * (m.IdleW + m.BusyW)
 	for f, ss := range a.slotSec {
 		busy += float64(ss) * a.slotW(f)
 	}
@@ -107,7 +113,7 @@ func (s *Simulator) finish(r *Result, tEnd int64) {
 	r.OffNodeSeconds = int64(r.Nodes)*(tEnd-s.tIni) - st.poweredS
 	for g := range st.acct {
 		a := &st.acct[g]
-		for k, v := range a.sec {
+		for k, v := range a.stateSeconds() {
 			r.StateSeconds[k] += v
 		}
 		for _, v := range a.slotSec {

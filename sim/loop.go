@@ -60,6 +60,7 @@ func (s *Simulator) reset(p policy.Policy, r *Result) {
 		s.unindex() // a failed run may have left jobs queued
 	}
 	st.queue.reset()
+	st.qslots.reset()
 	st.running.reset()
 	st.ends = st.ends[:0]
 	st.recent = st.recent[:0]
@@ -156,6 +157,7 @@ func (s *Simulator) submit(t int64) {
 		st.res.Jobs[j] = JobRecord{ID: tj.ID, Submit: t, Slots: int(info.slots)}
 		st.queue.push(j, policy.QueuedJob{ID: tj.ID, Slots: int(info.slots), Submit: t, ReqTime: info.req, User: tj.User, Group: tj.Group})
 		st.view.QueuedSlots += int(info.slots)
+		st.qslots.add(int(info.slots))
 		if st.indexed {
 			st.cands.set(int(j), info.slots, info.est)
 		}

@@ -31,7 +31,8 @@ func (s *Simulator) resetNodes() {
 }
 
 // setState moves node i to state to at the current time, keeping the
-// group counters, the view's summary counts and the timeline in step.
+// group counters, the view's summary counts and the timeline in step. It
+// never moves a node into or out of Busy (takeSlots and releaseSlots do).
 func (s *Simulator) setState(i int, to policy.NodeState) {
 	st := &s.st
 	n := &st.view.Nodes[i]
@@ -117,7 +118,6 @@ func (s *Simulator) takeSlots(i int, k int32) {
 		s.idleToBusy(i)
 	}
 	n.BusySlots += int(k)
-	st.acct[s.nodeGroup[i]].busySlots[n.Freq] += int64(k)
 }
 
 // releaseSlots frees k slots of node i when a job ends; the caller keeps
@@ -129,7 +129,6 @@ func (s *Simulator) releaseSlots(i int, k int32) {
 		st.freeSet.set(i)
 	}
 	st.free[i] += k
-	st.acct[s.nodeGroup[i]].busySlots[n.Freq] -= int64(k)
 	if n.BusySlots -= int(k); n.BusySlots == 0 {
 		s.busyToIdle(i)
 	}
@@ -138,9 +137,6 @@ func (s *Simulator) releaseSlots(i int, k int32) {
 func (s *Simulator) idleToBusy(i int) {
 	st := &s.st
 	n := &st.view.Nodes[i]
-	a := &st.acct[s.nodeGroup[i]]
-	a.inState[policy.Idle]--
-	a.inState[policy.Busy]++
 	s.leaveIdle(i)
 	n.State = policy.Busy
 	n.Since = st.now
@@ -150,9 +146,7 @@ func (s *Simulator) idleToBusy(i int) {
 func (s *Simulator) busyToIdle(i int) {
 	st := &s.st
 	n := &st.view.Nodes[i]
-	a := &st.acct[s.nodeGroup[i]]
-	a.inState[policy.Busy]--
-	a.inState[policy.Idle]++
+	st.acct[s.nodeGroup[i]].sec[policy.Busy] += st.now - n.Since
 	n.State = policy.Idle
 	n.Since = st.now
 	s.enterIdle(i)

@@ -94,6 +94,7 @@ type state struct {
 	startSeq []int64          // per job: rank in start order
 	seq      int64
 	cands    candidates // EASY: queued jobs by slots and estimate
+	qslots   queueSlots // queued jobs by slots needed
 	order    []int      // node order a Placer sorts
 	acct     []groupAcct
 	powered  int   // nodes in a powered state
@@ -224,6 +225,7 @@ func (s *Simulator) allocState() {
 	st.alloc = make([]allocation, len(s.jobs))
 	st.startSeq = make([]int64, len(s.jobs))
 	st.order = make([]int, 0, n)
+	st.qslots = newQueueSlots(s.totalSlots)
 	if s.easy {
 		st.cands = newCandidates(len(s.jobs))
 	}

@@ -68,7 +68,9 @@ func (s *Simulator) schedulePass() {
 	}
 	if s.easy && st.queue.len() > 1 && st.avail > 0 {
 		s.indexQueue()
-		s.backfill()
+		if st.avail >= st.qslots.min { // else no queued job fits
+			s.backfill()
+		}
 	}
 }
 
@@ -91,7 +93,7 @@ func (s *Simulator) backfill() {
 		return
 	}
 	from := int(st.queue.key(0)) + 1
-	for st.avail > 0 {
+	for st.avail >= st.qslots.min {
 		j := st.cands.next(from, int32(min(st.avail, noSlots)), int32(min(extra, noSlots)), window)
 		if j < 0 {
 			return
@@ -108,7 +110,7 @@ func (s *Simulator) backfill() {
 // scanBackfill is backfill by scanning the queue.
 func (s *Simulator) scanBackfill(window int64, extra int) {
 	st := &s.st
-	for i := 1; i < st.queue.len() && st.avail > 0; {
+	for i := 1; i < st.queue.len() && st.avail >= st.qslots.min; {
 		slots := st.queue.at(i).Slots
 		if slots <= st.avail {
 			early := s.jobs[st.queue.key(i)].est <= window
@@ -205,9 +207,11 @@ func (s *Simulator) start(qi int) {
 	st.alloc[j] = al
 	st.avail -= int(info.slots)
 	run := s.scaledRun(info.run, al.nodes)
+	s.addSlotSeconds(&al, info.slots, run)
 	q := st.queue.at(qi)
 	st.running.push(j, policy.RunningJob{ID: q.ID, Slots: q.Slots, Start: st.now, ReqTime: q.ReqTime, Nodes: al.nodes})
 	st.queue.removeAt(qi)
+	st.qslots.remove(int(info.slots))
 	if st.indexed {
 		st.cands.set(int(j), noSlots, noEst)
 	}
@@ -222,6 +226,19 @@ func (s *Simulator) start(qi int) {
 		s.addEnd(st.now+info.est, j, info.slots)
 	}
 	st.changed = true
+}
+
+// addSlotSeconds accounts the busy slot-seconds of a job starting on al
+// for run seconds (its nodes' frequencies are fixed until it ends).
+func (s *Simulator) addSlotSeconds(al *allocation, slots int32, run int64) {
+	st := &s.st
+	if len(st.acct) == 1 && !s.hasFreqs {
+		st.acct[0].slotSec[0] += int64(slots) * run
+		return
+	}
+	for k, i := range al.nodes {
+		st.acct[s.nodeGroup[i]].slotSec[st.view.Nodes[i].Freq] += int64(al.counts[k]) * run
+	}
 }
 
 // placeByPolicy lets the Placer order the nodes with free slots and takes
