@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"path/filepath"
 	"testing"
 )
 
@@ -57,4 +58,26 @@ func BenchmarkArgonne(b *testing.B) {
 // BenchmarkOAR reads the oarstat details dump (800 jobs, 2.1 MB of JSON).
 func BenchmarkOAR(b *testing.B) {
 	acctBench(b, "oar", []byte(acctReadText(b, acctSample(b, "samples/oar/g5k_graphene_oarstat_details.json"))))
+}
+
+// BenchmarkSGE reads the SGE sample's 2 records repeated to 2,000 records,
+// about 700 KB: the only real Grid Engine logs at hand are 1 KB.
+func BenchmarkSGE(b *testing.B) {
+	sample := acctReadText(b, acctSample(b, "samples/sge/xdmod_accounting-logs.log"))
+	acctBench(b, "sge", bytes.Repeat([]byte(sample), 1000))
+}
+
+// BenchmarkLSF reads the LSF sample's 2 JOB_FINISH events repeated to
+// 2,000 events, about 3 MB: the only real lsb.acct at hand is 3 KB.
+func BenchmarkLSF(b *testing.B) {
+	sample := acctReadText(b, acctSample(b, "samples/lsf/xdmod_accounting-logs.log"))
+	acctBench(b, "lsf", bytes.Repeat([]byte(sample), 1000))
+}
+
+// BenchmarkGWF reads the DAS-2 style GWF test log (5 records among
+// comment and blank lines) repeated to 5,000 records, about 1 MB: no real
+// GWF trace is at hand.
+func BenchmarkGWF(b *testing.B) {
+	sample := acctReadText(b, filepath.FromSlash(gwfSample))
+	acctBench(b, "gwf", bytes.Repeat([]byte(sample), 1000))
 }
