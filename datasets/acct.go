@@ -402,6 +402,8 @@ type acctLineReader struct {
 	err           error // sticky: returned again by every later call
 }
 
+// acctNewLineReader reads r, named file, as a log of the given format; the
+// caller sets comments and machineHeader.
 func acctNewLineReader(r io.Reader, format, file string, opt ReadOptions) acctLineReader {
 	return acctLineReader{lines: acctNewLines(r), file: file, opt: opt, meta: acctMeta(format, file)}
 }
@@ -478,6 +480,8 @@ type acctColumnReader struct {
 	names   acctInterner
 }
 
+// acctNewColumnReader is acctNewLineReader for a log whose columns are
+// named columns.
 func acctNewColumnReader(r io.Reader, format, file string, opt ReadOptions, columns []string) acctColumnReader {
 	return acctColumnReader{acctLineReader: acctNewLineReader(r, format, file, opt), columns: columns, names: acctInterner{}}
 }
