@@ -124,10 +124,10 @@ func (s *Simulator) due(t int64) bool {
 	if t <= st.last {
 		return false
 	}
-	if s.period != EveryEvent && (t-s.tIni)%s.period != 0 {
+	if !st.changed && (st.wake == policy.NoTime || t < st.wake) {
 		return false
 	}
-	return st.changed || st.wake != policy.NoTime && t >= st.wake
+	return s.period == EveryEvent || (t-s.tIni)%s.period == 0
 }
 
 // transitions completes the boots and shutdowns that end at t.

@@ -110,12 +110,14 @@ func viewPowered(s policy.NodeState) int {
 // caller keeps st.avail and st.changed.
 func (s *Simulator) takeSlots(i int, k int32) {
 	st := &s.st
-	n := &st.view.Nodes[i]
-	if st.free[i] -= k; st.free[i] == 0 {
+	f := st.free[i] - k
+	st.free[i] = f
+	if f == 0 {
 		st.freeSet.clear(i)
 	}
+	n := &st.view.Nodes[i]
 	if n.BusySlots == 0 {
-		s.idleToBusy(i)
+		s.idleToBusy(n, i)
 	}
 	n.BusySlots += int(k)
 }
@@ -124,39 +126,44 @@ func (s *Simulator) takeSlots(i int, k int32) {
 // st.avail and st.changed.
 func (s *Simulator) releaseSlots(i int, k int32) {
 	st := &s.st
-	n := &st.view.Nodes[i]
-	if st.free[i] == 0 {
+	f := st.free[i]
+	if f == 0 {
 		st.freeSet.set(i)
 	}
-	st.free[i] += k
+	st.free[i] = f + k
+	n := &st.view.Nodes[i]
 	if n.BusySlots -= int(k); n.BusySlots == 0 {
-		s.busyToIdle(i)
+		s.busyToIdle(n, i)
 	}
 }
 
-func (s *Simulator) idleToBusy(i int) {
+// idleToBusy makes Idle node i (view entry n) Busy.
+func (s *Simulator) idleToBusy(n *policy.NodeView, i int) {
 	st := &s.st
-	n := &st.view.Nodes[i]
 	s.leaveIdle(i)
 	n.State = policy.Busy
 	n.Since = st.now
-	s.logChange(i, policy.Busy)
+	if st.res.Timeline != nil {
+		s.logChange(i, policy.Busy)
+	}
 }
 
-func (s *Simulator) busyToIdle(i int) {
+// busyToIdle makes Busy node i (view entry n) Idle and accounts its busy
+// interval.
+func (s *Simulator) busyToIdle(n *policy.NodeView, i int) {
 	st := &s.st
-	n := &st.view.Nodes[i]
 	st.acct[s.nodeGroup[i]].sec[policy.Busy] += st.now - n.Since
 	n.State = policy.Idle
 	n.Since = st.now
 	s.enterIdle(i)
-	s.logChange(i, policy.Idle)
+	if st.res.Timeline != nil {
+		s.logChange(i, policy.Idle)
+	}
 }
 
 func (s *Simulator) logChange(i int, to policy.NodeState) {
-	if tl := s.st.res.Timeline; tl != nil {
-		tl.Changes = append(tl.Changes, Change{Time: s.st.now, Node: int32(i), State: to})
-	}
+	tl := s.st.res.Timeline
+	tl.Changes = append(tl.Changes, Change{Time: s.st.now, Node: int32(i), State: to})
 }
 
 // boot starts powering on Off node i.

@@ -197,13 +197,7 @@ func (s *Simulator) start(qi int) {
 	if st.placer != nil {
 		need = s.placeByPolicy(qi, &al, need)
 	}
-	for i := st.freeSet.next(0); need > 0; i = st.freeSet.next(i + 1) {
-		k := min(st.free[i], need)
-		al.nodes = append(al.nodes, i)
-		al.counts = append(al.counts, k)
-		s.takeSlots(i, k)
-		need -= k
-	}
+	s.takeLowest(&al, need)
 	st.alloc[j] = al
 	st.avail -= int(info.slots)
 	run := s.scaledRun(info.run, al.nodes)
@@ -226,6 +220,25 @@ func (s *Simulator) start(qi int) {
 		s.addEnd(st.now+info.est, j, info.slots)
 	}
 	st.changed = true
+}
+
+// takeLowest takes need slots on the nodes with free slots, lowest-numbered
+// first, as many as each node has free.
+func (s *Simulator) takeLowest(al *allocation, need int32) {
+	st := &s.st
+	for w, word := range st.freeSet {
+		for ; word != 0 && need > 0; word &= word - 1 {
+			i := w<<6 + bits.TrailingZeros64(word)
+			k := min(st.free[i], need)
+			al.nodes = append(al.nodes, i)
+			al.counts = append(al.counts, k)
+			s.takeSlots(i, k)
+			need -= k
+		}
+		if need == 0 {
+			return
+		}
+	}
 }
 
 // addSlotSeconds accounts the busy slot-seconds of a job starting on al
