@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/reports"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
 )
@@ -73,7 +74,8 @@ func tuneCommand() *cli.Command {
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "run directory (default runs/POLICY-TRACE-seedSEED)"},
 			&cli.BoolFlag{Name: "resume", Usage: "continue the run in the run directory from its checkpoint"},
 			&cli.BoolFlag{Name: "force", Usage: "write into a non-empty run directory"},
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (run.json) instead of the path"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (run.json) instead of the paths"},
+			&cli.BoolFlag{Name: "no-report", Usage: "do not write RUN_DIR/report (write it later with `ecotune report RUN_DIR`)"},
 		),
 		Action: runTune,
 	}
@@ -96,9 +98,13 @@ func runTune(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	// REPORT: the lead calls the reports package here to write the report
-	// into o.Dir (front plots, holdout table, HTML) from out.Meta and out.Front.
-
+	html := ""
+	if !c.Bool("no-report") {
+		// Force: a resumed run rewrites the report of its earlier part.
+		if html, err = reports.Write(o.Dir, reports.Options{Force: true}); err != nil {
+			return fmt.Errorf("tune: the run is in %s, but its report failed: %w", o.Dir, err)
+		}
+	}
 	if !c.Bool("json") {
 		warnInfeasible(c, out.Meta)
 	}
@@ -109,7 +115,12 @@ func runTune(c *cli.Context) error {
 		enc := json.NewEncoder(c.App.Writer)
 		return enc.Encode(out.Meta)
 	}
-	_, err = fmt.Fprintln(c.App.Writer, o.Dir)
+	if _, err := fmt.Fprintln(c.App.Writer, o.Dir); err != nil {
+		return err
+	}
+	if html != "" {
+		_, err = fmt.Fprintln(c.App.Writer, html)
+	}
 	return err
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ecotune/ecotune/reports"
 	"github.com/ecotune/ecotune/tuner"
 )
 
@@ -32,7 +33,8 @@ func TestTuneJSON(t *testing.T) {
 	if meta.Policy != "idle-timeout" || meta.Generations != 1 || meta.Evaluations == 0 {
 		t.Errorf("run.json: policy %q, %d generations, %d evaluations", meta.Policy, meta.Generations, meta.Evaluations)
 	}
-	for _, f := range []string{tuner.FrontJSON, tuner.FrontCSV, tuner.FrontParquet, tuner.RunJSON, tuner.CheckpointJSON, tuner.CheckpointCache} {
+	for _, f := range []string{tuner.FrontJSON, tuner.FrontCSV, tuner.FrontParquet, tuner.RunJSON, tuner.CheckpointJSON, tuner.CheckpointCache,
+		filepath.Join("report", reports.ReportHTML)} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
 		}
