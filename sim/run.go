@@ -82,7 +82,7 @@ type state struct {
 	due      []event           // scratch: transitions ending now
 	queue    seqList[policy.QueuedJob]
 	running  seqList[policy.RunningJob]
-	ends     []endEntry // EASY: running jobs and boots by estimated end
+	ends     []endEntry // EASY: running jobs and boots by estimated end, latest first
 	free     []int32    // free slots of each node (Idle or Busy)
 	freeSet  bitset     // Idle or Busy nodes with a free slot
 	idleList idleList   // Idle nodes by IdleSince, then ID

@@ -20,13 +20,18 @@ func (a endEntry) before(b endEntry) bool {
 	return a.t < b.t || a.t == b.t && a.id < b.id
 }
 
-// searchEnd returns the position of the first entry not before e.
+// The estimated ends are kept latest first: most entries added and
+// removed (boots, short jobs) are the soonest, at the slice's end, where
+// inserting and deleting move little.
+
+// searchEnd returns the position of the first entry before e (the place
+// of e, behind the entries equal to it).
 func (s *Simulator) searchEnd(e endEntry) int {
 	ends := s.st.ends
 	lo, hi := 0, len(ends)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if ends[m].before(e) {
+		if !ends[m].before(e) {
 			lo = m + 1
 		} else {
 			hi = m
@@ -47,8 +52,8 @@ func (s *Simulator) addEnd(t int64, id, slots int32) {
 // removeEnd deletes entry e (found by its time and id).
 func (s *Simulator) removeEnd(e endEntry) {
 	st := &s.st
-	i := s.searchEnd(e)
-	if i < len(st.ends) && st.ends[i].id == e.id {
+	i := s.searchEnd(e) - 1
+	if i >= 0 && st.ends[i].id == e.id {
 		st.ends = append(st.ends[:i], st.ends[i+1:]...)
 	}
 }
@@ -169,17 +174,15 @@ func (s *Simulator) unindex() {
 func (s *Simulator) reservation(need int) (shadow int64, extra int) {
 	st := &s.st
 	acc := st.avail
-	for k, e := range st.ends {
-		acc += int(e.slots)
+	ends := st.ends
+	for k := len(ends) - 1; k >= 0; k-- {
+		acc += int(ends[k].slots)
 		if acc < need {
 			continue
 		}
-		shadow = max(e.t, st.now)
-		for _, f := range st.ends[k+1:] {
-			if f.t > shadow {
-				break
-			}
-			acc += int(f.slots)
+		shadow = max(ends[k].t, st.now)
+		for k--; k >= 0 && ends[k].t <= shadow; k-- {
+			acc += int(ends[k].slots)
 		}
 		return shadow, acc - need
 	}
