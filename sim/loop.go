@@ -132,6 +132,9 @@ func (s *Simulator) due(t int64) bool {
 
 // transitions completes the boots and shutdowns that end at t.
 func (s *Simulator) transitions(t int64) {
+	if s.nextTransition() > t {
+		return
+	}
 	for _, e := range s.dueTransitions(t) {
 		switch e.kind {
 		case evBootDone:

@@ -229,15 +229,27 @@ func (s *Simulator) start(qi int) {
 // first, as many as each node has free.
 func (s *Simulator) takeLowest(al *allocation, need int32) {
 	st := &s.st
+	free, nodes := st.free, st.view.Nodes
 	for w, word := range st.freeSet {
+		var full uint64 // nodes of this word left with no free slot
 		for ; word != 0 && need > 0; word &= word - 1 {
 			i := w<<6 + bits.TrailingZeros64(word)
-			k := min(st.free[i], need)
+			f := free[i]
+			k := min(f, need)
 			al.nodes = append(al.nodes, i)
 			al.counts = append(al.counts, k)
-			s.takeSlots(i, k)
+			if k == f {
+				full |= word & -word
+			}
+			free[i] = f - k
+			n := &nodes[i]
+			if n.BusySlots == 0 {
+				s.idleToBusy(n, i)
+			}
+			n.BusySlots += int(k)
 			need -= k
 		}
+		st.freeSet[w] &^= full
 		if need == 0 {
 			return
 		}
