@@ -78,7 +78,7 @@ func HGFSTemplate() *fuzzy.System {
 
 func hgfsSpec() Spec {
 	params := append(append([]Param(nil), crispParams...),
-		Param{Name: "min_idle", Unit: "s", Doc: "idle time before a node beyond the spare target is switched off", Min: 0, Max: 86400, Default: 600, Integer: true})
+		Param{Name: "min_idle", Unit: "s", Doc: "idle time before a node beyond the spare target is switched off", Min: 60, Max: 86400, Default: 600, Integer: true, Log: true})
 	return withCheck(Spec{
 		Name: "hgfs",
 		Doc:  "hybrid genetic-fuzzy: crisp R1-R3 plus a learned fuzzy spare-capacity target",
@@ -86,6 +86,7 @@ func hgfsSpec() Spec {
 			"inputs and encoding per ecotune DESIGN.md",
 		Params: params,
 		Fuzzy:  HGFSTemplate(),
+		Seeds:  hgfsReactiveSeeds(),
 	}, func(c Config) (Policy, error) {
 		sys := c.Fuzzy
 		if sys == nil {
@@ -93,6 +94,25 @@ func hgfsSpec() Spec {
 		}
 		return &hgfs{crisp: crispFrom(c), minIdle: int64(c.Params["min_idle"]), sys: sys.Clone(), in: make([]float64, 3)}, nil
 	})
+}
+
+// hgfsReactiveSeeds are hgfs configurations that act as idle-timeout with
+// no spare nodes and the same timeout: every fuzzy rule off (no spare
+// target), R2 never firing (t_max and n_max at their maxima), R3 always
+// allowing (t_min and n_min at their maxima), min_idle on a log ladder
+// over its range. A search started from them begins where the best
+// reactive baseline is, and the fuzzy rules must earn their place.
+func hgfsReactiveSeeds() []Config {
+	off := HGFSTemplate()
+	for i := range off.Rules {
+		off.Rules[i].Then = fuzzy.NoRule
+	}
+	var seeds []Config
+	for _, idle := range []float64{60, 180, 600, 1800, 5400, 21600, 86400} {
+		seeds = append(seeds, Config{Name: "hgfs", Fuzzy: off.Clone(), Params: map[string]float64{
+			"t_max": 86400, "n_max": 1000, "t_min": 86400, "n_min": 1000, "min_idle": idle}})
+	}
+	return seeds
 }
 
 func (p *hgfs) Name() string { return "hgfs" }

@@ -48,6 +48,10 @@ type Spec struct {
 	// Fuzzy is the template of the policy's learnable rule base (nil if it
 	// has none): the inputs, output and their labels the tuner evolves.
 	Fuzzy *fuzzy.System
+	// Seeds are configurations a search should start from besides the
+	// defaults: corners of the policy's space known to behave well, such
+	// as the policies it generalises.
+	Seeds []Config
 	New   func(c Config) (Policy, error)
 }
 

@@ -184,9 +184,11 @@ func (p *PolicyProblem) Encode(c policy.Config) []float64 {
 }
 
 // Seeds are the candidates every search starts from besides random ones:
-// the policy's defaults and, with a rule base, the same with every rule
-// off (the crisp policy alone), so the genetic-fuzzy search starts no
-// worse than the crisp rules it extends.
+// the policy's defaults; with a rule base, the same with every rule off
+// (the crisp policy alone), so the genetic-fuzzy search starts no worse
+// than the crisp rules it extends; and the seeds the policy declares
+// (policy.Spec.Seeds; for hgfs the configurations that act as
+// idle-timeout).
 func (p *PolicyProblem) Seeds() [][]float64 {
 	def := p.Spec.Fill(policy.Config{Name: p.Spec.Name})
 	seeds := [][]float64{p.Encode(def)}
@@ -196,6 +198,9 @@ func (p *PolicyProblem) Seeds() [][]float64 {
 			crisp[p.nParam+i] = 0 // rule off
 		}
 		seeds = append(seeds, crisp)
+	}
+	for _, c := range p.Spec.Seeds {
+		seeds = append(seeds, p.Encode(p.Spec.Fill(c)))
 	}
 	return seeds
 }

@@ -69,8 +69,13 @@ func TestHGFSEncoding(t *testing.T) {
 	}
 
 	seeds := p.Seeds()
-	if len(seeds) != 2 {
-		t.Fatalf("%d seeds, want the defaults and the crisp policy", len(seeds))
+	if want := 2 + len(spec.Seeds); len(seeds) != want {
+		t.Fatalf("%d seeds, want %d: the defaults, the crisp policy and the policy's own", len(seeds), want)
+	}
+	for i, c := range spec.Seeds {
+		if got := p.Config(seeds[2+i]); !reflect.DeepEqual(got.Params, c.Params) {
+			t.Errorf("declared seed %d decodes to %v, want %v", i, got.Params, c.Params)
+		}
 	}
 	for _, r := range p.Config(seeds[1]).Fuzzy.Rules {
 		if r.Then != fuzzy.NoRule {

@@ -1,0 +1,60 @@
+package policy_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/sim"
+)
+
+// hgfs generalises idle-timeout: each of its reactive seeds replays the
+// embedded trace and SDSC-SP2 exactly as idle-timeout with the same
+// timeout and no spare nodes does.
+func TestHGFSReactiveSeedsAreIdleTimeout(t *testing.T) {
+	spec, err := policy.Lookup("hgfs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(spec.Seeds) == 0 {
+		t.Fatal("hgfs declares no seeds")
+	}
+	for _, name := range []string{"NASA-iPSC-1993-3.1-cln.swf.gz", "SDSC-SP2-1998-4.2-cln.swf.gz"} {
+		s := sharedSimulator(t, name, sim.Options{Scheduler: sim.EASY})
+		for _, seed := range spec.Seeds {
+			timeout := seed.Params["min_idle"]
+			h, err := policy.New(seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			it, err := policy.New(policy.Config{Name: "idle-timeout", Params: map[string]float64{"idle_timeout": timeout}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rh, err := s.Run(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ri, err := s.Run(it)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rh.IgnoredCommands, ri.IgnoredCommands = 0, 0 // repeated ignored commands may differ (sim/doc.go)
+			if !reflect.DeepEqual(rh, ri) {
+				t.Errorf("%s, min_idle %v: hgfs %d off-s %d reconfigs, idle-timeout %d off-s %d reconfigs",
+					name, timeout, rh.OffNodeSeconds, rh.Reconfigurations, ri.OffNodeSeconds, ri.Reconfigurations)
+			}
+		}
+	}
+}
+
+// Every policy's declared seeds are valid configurations of it.
+func TestSeedsAreValid(t *testing.T) {
+	for _, s := range policy.All() {
+		for i, c := range s.Seeds {
+			if _, err := s.New(c); err != nil {
+				t.Errorf("%s seed %d: %v", s.Name, i, err)
+			}
+		}
+	}
+}
