@@ -78,7 +78,18 @@ func detectArgonne(head []byte) bool {
 	return true
 }
 
-func (r *argonneReader) Next() (Job, error) { return r.nextColumns(r.parse) }
+func (r *argonneReader) Next() (Job, error) {
+	for {
+		f, err := r.nextColumns()
+		if err != nil {
+			return Job{}, err
+		}
+		job, perr := r.parse(f)
+		if done, err := r.take(perr, true); done {
+			return job, err
+		}
+	}
+}
 
 func (r *argonneReader) parse(f [][]byte) (Job, *ParseError) {
 	var v [18]int64

@@ -74,7 +74,18 @@ func detectGWF(head []byte) bool {
 	return true
 }
 
-func (r *gwfReader) Next() (Job, error) { return r.nextColumns(r.parse) }
+func (r *gwfReader) Next() (Job, error) {
+	for {
+		f, err := r.nextColumns()
+		if err != nil {
+			return Job{}, err
+		}
+		job, perr := r.parse(f)
+		if done, err := r.take(perr, true); done {
+			return job, err
+		}
+	}
+}
 
 func (r *gwfReader) parse(f [][]byte) (Job, *ParseError) {
 	var v [29]int64

@@ -138,7 +138,18 @@ func (r *lsfReader) Meta() Meta {
 	return acctWithCount(r.meta, r.others, "lsb.acct events other than JOB_FINISH ignored")
 }
 
-func (r *lsfReader) Next() (Job, error) { return r.next(r.parse) }
+func (r *lsfReader) Next() (Job, error) {
+	for {
+		line, err := r.nextLine()
+		if err != nil {
+			return Job{}, err
+		}
+		job, keep, perr := r.parse(line)
+		if done, err := r.take(perr, keep); done {
+			return job, err
+		}
+	}
+}
 
 func (r *lsfReader) parse(line []byte) (Job, bool, *ParseError) {
 	tok, ok := lsfTokens(r.tokens, line)

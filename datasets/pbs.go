@@ -74,7 +74,18 @@ func (r *pbsReader) Meta() Meta {
 	return acctWithCount(r.meta, r.others, "accounting records other than E (job end) ignored")
 }
 
-func (r *pbsReader) Next() (Job, error) { return r.next(r.parse) }
+func (r *pbsReader) Next() (Job, error) {
+	for {
+		line, err := r.nextLine()
+		if err != nil {
+			return Job{}, err
+		}
+		job, keep, perr := r.parse(line)
+		if done, err := r.take(perr, keep); done {
+			return job, err
+		}
+	}
+}
 
 // pbsRecord holds the values of one E record's keys.
 type pbsRecord struct {

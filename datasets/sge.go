@@ -117,7 +117,18 @@ func sgeSplit(dst [][]byte, line []byte) [][]byte {
 	}
 }
 
-func (r *sgeReader) Next() (Job, error) { return r.next(r.parse) }
+func (r *sgeReader) Next() (Job, error) {
+	for {
+		line, err := r.nextLine()
+		if err != nil {
+			return Job{}, err
+		}
+		job, keep, perr := r.parse(line)
+		if done, err := r.take(perr, keep); done {
+			return job, err
+		}
+	}
+}
 
 func (r *sgeReader) fieldErr(i int, err error) *ParseError {
 	return r.errAt(sgeFieldNames[i], r.fields[i], err)
