@@ -430,8 +430,14 @@ func (a *acctLineReader) Meta() Meta { return a.meta }
 // error wrapped with the file name; from then on it returns that error
 // again, as it does a ParseError take returned.
 func (a *acctLineReader) nextLine() ([]byte, error) {
+	line, _, err := a.nextRecord()
+	return line, err
+}
+
+// nextRecord is nextLine returning the line both as read and trimmed.
+func (a *acctLineReader) nextRecord() (line, trimmed []byte, err error) {
 	if a.err != nil {
-		return nil, a.err
+		return nil, nil, a.err
 	}
 	for {
 		line, err := a.lines.next()
@@ -440,13 +446,13 @@ func (a *acctLineReader) nextLine() ([]byte, error) {
 				err = fmt.Errorf("%s: %w", a.file, err)
 			}
 			a.err = err
-			return nil, err
+			return nil, nil, err
 		}
 		t := bytes.TrimSpace(line)
 		if len(t) == 0 {
 			continue
 		}
-		if strings.IndexByte(a.comments, t[0]) >= 0 {
+		if a.isComment(t[0]) {
 			if a.machineHeader {
 				if key, value, ok := acctHeaderKey(t, a.comments); ok {
 					acctMachineHeader(&a.meta, key, value)
@@ -454,8 +460,19 @@ func (a *acctLineReader) nextLine() ([]byte, error) {
 			}
 			continue
 		}
-		return line, nil
+		return line, t, nil
 	}
+}
+
+// isComment reports whether a line starting with c is a comment: a loop
+// over the one or two comment characters, cheaper than strings.IndexByte.
+func (a *acctLineReader) isComment(c byte) bool {
+	for i := 0; i < len(a.comments); i++ {
+		if a.comments[i] == c {
+			return true
+		}
+	}
+	return false
 }
 
 // take judges what a reader's parse made of a line: a ParseError ends Next
@@ -509,11 +526,10 @@ func acctNewColumnReader(r io.Reader, format, file string, opt ReadOptions, colu
 // take as a ParseError. Errors are those of nextLine and take.
 func (r *acctColumnReader) nextColumns() ([][]byte, error) {
 	for {
-		line, err := r.nextLine()
+		_, line, err := r.nextRecord()
 		if err != nil {
 			return nil, err
 		}
-		line = bytes.TrimSpace(line)
 		r.fields = acctFields(r.fields, line)
 		if len(r.fields) == len(r.columns) {
 			return r.fields, nil
