@@ -31,7 +31,7 @@ func Minimize(ctx context.Context, p Problem, s Settings) (*Result, error) {
 		return nil, fmt.Errorf("tuner: a problem needs at least one objective")
 	}
 	s = s.withDefaults()
-	s.Variation = s.Variation.withDefaults(len(vars))
+	s.Variation = s.Variation.withDefaults(vars)
 	if err := s.validate(len(vars)); err != nil {
 		return nil, err
 	}

@@ -129,7 +129,7 @@ func (g *genome) Mutate(rng *mathrand.Rand) {
 	v2 := rand.New(rand.NewPCG(uint64(rng.Int63()), uint64(rng.Int63())))
 	x := make([]float64, len(r.vars))
 	for k, vr := range r.vars {
-		x[k] = vr.fromSearch(r.settings.Variation.mutate(vr, vr.toSearch(g.m.x[k]), v2))
+		x[k] = vr.fromSearch(r.settings.Variation.mutate(vr, r.settings.Variation.mutationProb(k), vr.toSearch(g.m.x[k]), v2))
 	}
 	g.m = &member{x: x, key: genomeKey(x)}
 }
@@ -142,7 +142,7 @@ func (g *genome) Crossover(other eaopt.Genome, rng *mathrand.Rand) {
 	c1, c2 := make([]float64, len(r.vars)), make([]float64, len(r.vars))
 	v := r.settings.Variation
 	v.CrossoverProb = 1
-	v.MutationProb = 0
+	v.MutationProb, v.perVar = 0, nil // no mutation
 	v.recombine(r.vars, g.m.x, o.m.x, c1, c2, v2)
 	g.m = &member{x: c1, key: genomeKey(c1)}
 	o.m = &member{x: c2, key: genomeKey(c2)}

@@ -94,7 +94,7 @@ func TestOperatorsRespectBounds(t *testing.T) {
 		{Name: "logint", Min: 1, Max: 1000, Log: true, Integer: true},
 		{Name: "label", Levels: 4},
 	}
-	v := Variation{MutationProb: 0.5}.withDefaults(len(vars))
+	v := Variation{MutationProb: 0.5}.withDefaults(vars)
 	rng := rand.New(rand.NewPCG(3, 4))
 	a := []float64{-2, 1, 1, 1, 0}
 	b := []float64{3, 7, 86400, 1000, 3}
@@ -135,6 +135,39 @@ func TestVarFromSearch(t *testing.T) {
 	for _, tc := range tests {
 		if got := tc.v.fromSearch(tc.u); math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("%+v.fromSearch(%g) = %g, want %g", tc.v, tc.u, got, tc.want)
+		}
+	}
+}
+
+// Mutation shares one expected mutation per child equally between groups
+// of variables: hgfs's 5 crisp thresholds, 27 rules and 14 shifts get
+// 1/(3·5), 1/(3·27) and 1/(3·14); one group of n variables gets 1/n.
+func TestGroupMutationProbs(t *testing.T) {
+	var vars []Var
+	for range 5 {
+		vars = append(vars, Var{Group: "params"})
+	}
+	for range 27 {
+		vars = append(vars, Var{Group: "rules"})
+	}
+	for range 14 {
+		vars = append(vars, Var{Group: "shifts"})
+	}
+	probs := groupMutationProbs(vars)
+	want := map[string]float64{"params": 1.0 / 15, "rules": 1.0 / 81, "shifts": 1.0 / 42}
+	sum := 0.0
+	for i, p := range probs {
+		if p != want[vars[i].Group] {
+			t.Fatalf("variable %d (%s): %v, want %v", i, vars[i].Group, p, want[vars[i].Group])
+		}
+		sum += p
+	}
+	if math.Abs(sum-1) > 1e-12 {
+		t.Errorf("expected mutations per child %v, want 1", sum)
+	}
+	for _, p := range groupMutationProbs(make([]Var, 30)) {
+		if p != 1.0/30 {
+			t.Fatalf("one group of 30: %v, want 1/30", p)
 		}
 	}
 }

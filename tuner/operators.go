@@ -11,10 +11,17 @@ type Variation struct {
 	CrossoverProb float64 `json:"crossover_prob"` // probability that a pair is recombined; default 0.9
 	CrossoverEta  float64 `json:"crossover_eta"`  // SBX distribution index; default 15
 	MutationEta   float64 `json:"mutation_eta"`   // polynomial-mutation distribution index; default 20
-	MutationProb  float64 `json:"mutation_prob"`  // per variable; default 1/number of variables
+	// MutationProb is the probability that a variable is mutated. By
+	// default each group of variables (Var.Group) is given an equal share
+	// of one expected mutation per child: 1/(groups × size of the
+	// variable's group), which is 1/number of variables when all are in
+	// one group. For hgfs the five crisp thresholds would otherwise be
+	// mutated 1/46 of the time each, drowned by 41 rule and shift genes.
+	MutationProb float64   `json:"mutation_prob"`
+	perVar       []float64 // per-variable probabilities when MutationProb is 0
 }
 
-func (v Variation) withDefaults(nvars int) Variation {
+func (v Variation) withDefaults(vars []Var) Variation {
 	if v.CrossoverProb == 0 {
 		v.CrossoverProb = 0.9
 	}
@@ -25,9 +32,31 @@ func (v Variation) withDefaults(nvars int) Variation {
 		v.MutationEta = 20
 	}
 	if v.MutationProb == 0 {
-		v.MutationProb = 1 / float64(nvars)
+		v.perVar = groupMutationProbs(vars)
 	}
 	return v
+}
+
+// groupMutationProbs returns 1/(groups × size of the variable's group) for
+// each variable.
+func groupMutationProbs(vars []Var) []float64 {
+	size := map[string]int{}
+	for _, vr := range vars {
+		size[vr.Group]++
+	}
+	probs := make([]float64, len(vars))
+	for i, vr := range vars {
+		probs[i] = 1 / float64(len(size)*size[vr.Group])
+	}
+	return probs
+}
+
+// mutationProb is the probability that variable i is mutated.
+func (v Variation) mutationProb(i int) float64 {
+	if v.perVar != nil {
+		return v.perVar[i]
+	}
+	return v.MutationProb
 }
 
 // recombine writes two children of parents a and b into c1 and c2: SBX on
@@ -45,15 +74,15 @@ func (v Variation) recombine(vars []Var, a, b, c1, c2 []float64, rng *rand.Rand)
 				y1, y2 = sbx(y1, y2, vr.lower(), vr.upper(), v.CrossoverEta, rng)
 			}
 		}
-		c1[i] = vr.fromSearch(v.mutate(vr, y1, rng))
-		c2[i] = vr.fromSearch(v.mutate(vr, y2, rng))
+		c1[i] = vr.fromSearch(v.mutate(vr, v.mutationProb(i), y1, rng))
+		c2[i] = vr.fromSearch(v.mutate(vr, v.mutationProb(i), y2, rng))
 	}
 }
 
-// mutate applies, with probability MutationProb, polynomial mutation to a
-// real variable or a random reset to a categorical one.
-func (v Variation) mutate(vr Var, y float64, rng *rand.Rand) float64 {
-	if rng.Float64() >= v.MutationProb {
+// mutate applies, with probability prob, polynomial mutation to a real
+// variable or a random reset to a categorical one.
+func (v Variation) mutate(vr Var, prob, y float64, rng *rand.Rand) float64 {
+	if rng.Float64() >= prob {
 		return y
 	}
 	if vr.categorical() {

@@ -62,17 +62,17 @@ func NewPolicyProblem(spec policy.Spec, tr *datasets.Trace, c sim.Cluster, opt s
 		p.bounds = append(p.bounds, b)
 	}
 	for _, prm := range spec.Params {
-		v := Var{Name: prm.Name, Min: prm.Min, Max: prm.Max, Integer: prm.Integer, Log: prm.Log && prm.Min > 0}
+		v := Var{Name: prm.Name, Min: prm.Min, Max: prm.Max, Integer: prm.Integer, Log: prm.Log && prm.Min > 0, Group: "params"}
 		p.vars = append(p.vars, v)
 	}
 	p.nParam = len(p.vars)
 	if t := spec.Fuzzy; t != nil {
 		for _, r := range t.Rules {
-			p.vars = append(p.vars, Var{Name: "rule." + ruleLabels(t, r), Levels: len(t.Output.Labels) + 1})
+			p.vars = append(p.vars, Var{Name: "rule." + ruleLabels(t, r), Levels: len(t.Output.Labels) + 1, Group: "rules"})
 		}
 		for _, v := range fuzzyVars(t) {
 			for _, l := range v.Labels {
-				p.vars = append(p.vars, Var{Name: "shift." + v.Name + "." + l, Min: -0.5, Max: 0.5})
+				p.vars = append(p.vars, Var{Name: "shift." + v.Name + "." + l, Min: -0.5, Max: 0.5, Group: "shifts"})
 			}
 		}
 	}

@@ -22,6 +22,10 @@ type Var struct {
 	Integer bool    `json:"integer,omitempty"`
 	Log     bool    `json:"log,omitempty"`
 	Levels  int     `json:"levels,omitempty"`
+	// Group names the block the variable belongs to (for a policy:
+	// "params", "rules", "shifts"); mutation shares its attention equally
+	// between groups (Variation.MutationProb).
+	Group string `json:"group,omitempty"`
 }
 
 // categorical reports whether v is varied as a label index.
