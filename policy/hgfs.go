@@ -26,7 +26,8 @@ import (
 //   - R1 power on the slots the queue needs beyond the free slots, plus
 //     (ahead of demand) the spare target not covered; R2 one more node if
 //     the mean wait exceeds t_max or more than n_max jobs are queued.
-//     Nodes by efficiency, failed nodes last (as eecluster).
+//     Nodes by efficiency, failed nodes last (as eecluster); at most
+//     max_booting nodes booting at once (0: no limit, as idle-timeout).
 //   - Otherwise, if R3 allows (mean wait below t_min or fewer than n_min
 //     jobs queued), switch off the idle nodes (least efficient first)
 //     idle for at least min_idle, as long as the free slots beyond the
@@ -37,13 +38,15 @@ import (
 // hour.
 //
 // Encoding for the tuner: the Params (t_max, n_max, t_min, n_min,
-// min_idle) as bounded numbers; Config.Fuzzy a clone of Spec.Fuzzy where
-// each Rules[i].Then is an output label index or fuzzy.NoRule (rule off),
-// and each Variable's Shifts (inputs and output) are in [−0.5, 0.5]. The
-// variables' names, order and ranges must stay those of the template.
+// min_idle, max_booting) as bounded numbers; Config.Fuzzy a clone of
+// Spec.Fuzzy where each Rules[i].Then is an output label index or
+// fuzzy.NoRule (rule off), and each Variable's Shifts (inputs and output)
+// are in [−0.5, 0.5]. The variables' names, order and ranges must stay
+// those of the template.
 type hgfs struct {
 	crisp
 	minIdle int64
+	maxBoot int // most nodes booting at once; 0 no limit
 	sys     *fuzzy.System
 	in      []float64
 	order   []int
@@ -78,7 +81,8 @@ func HGFSTemplate() *fuzzy.System {
 
 func hgfsSpec() Spec {
 	params := append(append([]Param(nil), crispParams...),
-		Param{Name: "min_idle", Unit: "s", Doc: "idle time before a node beyond the spare target is switched off", Min: 60, Max: 86400, Default: 600, Integer: true, Log: true})
+		Param{Name: "min_idle", Unit: "s", Doc: "idle time before a node beyond the spare target is switched off", Min: 60, Max: 86400, Default: 600, Integer: true, Log: true},
+		Param{Name: "max_booting", Unit: "nodes", Doc: "most nodes booting at once (0: no limit)", Min: 0, Max: 1024, Default: 0, Integer: true})
 	return withCheck(Spec{
 		Name: "hgfs",
 		Doc:  "hybrid genetic-fuzzy: crisp R1-R3 plus a learned fuzzy spare-capacity target",
@@ -92,7 +96,8 @@ func hgfsSpec() Spec {
 		if sys == nil {
 			sys = HGFSTemplate()
 		}
-		return &hgfs{crisp: crispFrom(c), minIdle: int64(c.Params["min_idle"]), sys: sys.Clone(), in: make([]float64, 3)}, nil
+		return &hgfs{crisp: crispFrom(c), minIdle: int64(c.Params["min_idle"]), maxBoot: int(c.Params["max_booting"]),
+			sys: sys.Clone(), in: make([]float64, 3)}, nil
 	})
 }
 
@@ -102,6 +107,7 @@ func hgfsSpec() Spec {
 // allowing (t_min and n_min at their maxima), min_idle on a log ladder
 // over its range. A search started from them begins where the best
 // reactive baseline is, and the fuzzy rules must earn their place.
+// max_booting is 0 (no limit), as in idle-timeout's default.
 func hgfsReactiveSeeds() []Config {
 	off := HGFSTemplate()
 	for i := range off.Rules {
@@ -110,7 +116,7 @@ func hgfsReactiveSeeds() []Config {
 	var seeds []Config
 	for _, idle := range []float64{60, 180, 600, 1800, 5400, 21600, 86400} {
 		seeds = append(seeds, Config{Name: "hgfs", Fuzzy: off.Clone(), Params: map[string]float64{
-			"t_max": 86400, "n_max": 1000, "t_min": 86400, "n_min": 1000, "min_idle": idle}})
+			"t_max": 86400, "n_max": 1000, "t_min": 86400, "n_min": 1000, "min_idle": idle, "max_booting": 0}})
 	}
 	return seeds
 }
@@ -128,7 +134,7 @@ func (p *hgfs) Decide(v *View, d *Decision) {
 	}
 	if boot > 0 || extra > 0 {
 		p.order = bootOrder(v, p.order)
-		if bootInOrder(v, d, p.order, boot, extra, -1) > 0 {
+		if bootInOrder(v, d, p.order, boot, extra, p.bootLimit(v)) > 0 {
 			return
 		}
 	}
@@ -144,6 +150,15 @@ func (p *hgfs) Decide(v *View, d *Decision) {
 			avail -= n.Slots
 		}
 	}
+}
+
+// bootLimit is how many more nodes may start booting: max_booting less
+// those already booting, or −1 (no limit) when max_booting is 0.
+func (p *hgfs) bootLimit(v *View) int {
+	if p.maxBoot == 0 {
+		return -1
+	}
+	return max(0, p.maxBoot-v.BootingNodes)
 }
 
 // eval is sys.Eval of p.in (NaN read as 0), reusing the last answer when
