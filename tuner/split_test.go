@@ -1,49 +1,38 @@
 package tuner
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/ecotune/ecotune/datasets"
 )
 
-func TestHoldout(t *testing.T) {
+// What Tune writes as run.json's split, HoldoutOf reads back to the same
+// train and test jobs.
+func TestHoldoutOfRoundTrip(t *testing.T) {
 	tr := &datasets.Trace{Jobs: make([]datasets.Job, 10)}
 	for i := range tr.Jobs {
-		tr.Jobs[i].ID = int64(i)
+		tr.Jobs[i] = datasets.Job{ID: int64(i + 1), Submit: int64(100 * i)}
 	}
-	tests := []struct {
-		frac       float64
-		train, tst int
-		err        bool
-	}{
-		{0.7, 7, 3, false},
-		{0.75, 8, 2, false}, // round(7.5)
-		{1, 10, 0, false},
-		{0.04, 0, 0, true}, // round(0.4): no training job
-		{0, 0, 0, true},
-		{1.2, 0, 0, true},
-	}
-	for _, tc := range tests {
-		train, test, err := holdout(tr, tc.frac)
-		if (err != nil) != tc.err {
-			t.Errorf("frac %g: error %v, want error %v", tc.frac, err, tc.err)
-			continue
-		}
+	for _, frac := range []float64{0.7, 0.75, 0.5, 1} {
+		wantTrain, wantTest, err := holdout(tr, frac)
 		if err != nil {
-			continue
+			t.Fatal(err)
 		}
-		if len(train.Jobs) != tc.train || (test == nil) != (tc.tst == 0) || (test != nil && len(test.Jobs) != tc.tst) {
-			t.Errorf("frac %g: %d train jobs, test %v; want %d and %d", tc.frac, len(train.Jobs), test, tc.train, tc.tst)
+		train, test, err := HoldoutOf(tr, splitName(frac))
+		if err != nil {
+			t.Fatalf("%g: %v", frac, err)
 		}
-		if test != nil && test.Jobs[0].ID != int64(tc.train) {
-			t.Errorf("frac %g: test starts at job %d, want %d (chronological)", tc.frac, test.Jobs[0].ID, tc.train)
+		if !reflect.DeepEqual(train, wantTrain) || !reflect.DeepEqual(test, wantTest) {
+			t.Errorf("%g: HoldoutOf(%q) differs from the split Tune made", frac, splitName(frac))
 		}
-		// Appending to the train split must not overwrite the test split.
-		if test != nil {
-			_ = append(train.Jobs, datasets.Job{ID: -9})
-			if test.Jobs[0].ID == -9 {
-				t.Error("train and test share capacity")
-			}
+	}
+	if train, test, err := HoldoutOf(tr, ""); err != nil || train != tr || test != nil {
+		t.Errorf("empty split: %v, %v, %v; want the whole trace and no test", train, test, err)
+	}
+	for _, bad := range []string{"chronological jobs 0", "chronological jobs 0.01", "chronological time 0.7", "random 0.7"} {
+		if _, _, err := HoldoutOf(tr, bad); err == nil {
+			t.Errorf("%q: no error", bad)
 		}
 	}
 }

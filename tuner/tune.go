@@ -311,7 +311,7 @@ func runMeta(o Options, prob *PolicyProblem, res *Result, front *Front, refs map
 		Policy:      o.Policy,
 		Trace:       o.TraceName,
 		TraceSHA256: traceDigest(o.Trace),
-		Split:       fmt.Sprintf("chronological jobs %g", o.Train),
+		Split:       splitName(o.Train),
 		Cluster:     *o.Cluster,
 		Scheduler:   o.Sim.Scheduler,
 		Evaluations: res.Evaluations,
