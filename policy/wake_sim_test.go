@@ -2,11 +2,9 @@ package policy_test
 
 import (
 	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
-	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
 )
@@ -38,20 +36,9 @@ type everyTickPlacer struct {
 // the Wakes are honest. The first 3000 jobs of NASA-iPSC by default, the
 // whole trace with ECOTUNE_LONG.
 func TestWakeHonestInSimulator(t *testing.T) {
-	path := filepath.Join("..", "..", "shared", "traces", "NASA-iPSC-1993-3.1-cln.swf.gz")
-	if _, err := os.Stat(path); err != nil {
-		t.Skip(err)
-	}
-	tr, err := datasets.Open(path, datasets.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr, c := openShared(t, "NASA-iPSC-1993-3.1-cln.swf.gz")
 	if os.Getenv("ECOTUNE_LONG") == "" {
 		tr.Jobs = tr.Jobs[:3000]
-	}
-	c, err := sim.ClusterFromTrace(tr.Meta)
-	if err != nil {
-		t.Fatal(err)
 	}
 	c.Groups[0].Model.Freqs = []policy.FreqLevel{{Name: "2.4GHz", SlotW: 80, Speed: 1}, {Name: "1.6GHz", SlotW: 45, Speed: 0.67}}
 	c.Groups[0].Model.SleepLevels = []policy.SleepLevel{{Name: "suspend", W: 5, EnterS: 10, EnterWh: 0.02, ExitS: 20, ExitWh: 0.5}}

@@ -21,15 +21,6 @@ func runEcotune(t *testing.T, args ...string) (stdout, stderr string, err error)
 	return out.String(), errOut.String(), err
 }
 
-func sharedTrace(t *testing.T, name string) string {
-	t.Helper()
-	p := filepath.Join("..", "..", "..", "shared", "traces", name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("trace %s not available: %v", name, err)
-	}
-	return p
-}
-
 // A letter in field 4 of line 1234: the error names the file, ":1234" and
 // run_time, and no output file is left.
 func TestImportMalformedLine(t *testing.T) {
@@ -93,7 +84,7 @@ func TestInspectJSON(t *testing.T) {
 		{"SDSC-Par-1996-3.1-cln.swf.gz", 32135, 400, 400, map[string]int64{}},
 	}
 	for _, tt := range tests {
-		stdout, _, err := runEcotune(t, "inspect", sharedTrace(t, tt.file), "--json")
+		stdout, _, err := runEcotune(t, "inspect", testTrace(t, tt.file), "--json")
 		if err != nil {
 			t.Fatal(err)
 		}

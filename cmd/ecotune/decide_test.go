@@ -226,11 +226,7 @@ func (r *simRecorder) Decide(v *policy.View, d *policy.Decision) {
 // inside a simulation of NASA-iPSC (hgfs with a modified rule base, escs
 // with a per-group threshold, idle-timeout).
 func TestDecideMatchesSimulator(t *testing.T) {
-	path := filepath.Join("..", "..", "..", "shared", "traces", "NASA-iPSC-1993-3.1-cln.swf.gz")
-	if _, err := os.Stat(path); err != nil {
-		t.Skip(err)
-	}
-	tr, err := datasets.Open(path, datasets.ReadOptions{})
+	tr, err := datasets.Open(testTrace(t, "NASA-iPSC-1993-3.1-cln.swf.gz"), datasets.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
