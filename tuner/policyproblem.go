@@ -215,13 +215,14 @@ func (p *PolicyProblem) NewEvaluator() (Evaluator, error) {
 }
 
 type policyEvaluator struct {
-	p   *PolicyProblem
-	sim *sim.Simulator
+	p      *PolicyProblem
+	sim    *sim.Simulator
+	scorer objectives.Scorer // reuses its sort buffer across evaluations
 }
 
 // Evaluate implements Evaluator.
 func (e *policyEvaluator) Evaluate(x, f []float64) (float64, error) {
-	sc, err := e.p.score(e.sim, e.p.Config(x))
+	sc, err := e.p.score(e.sim, &e.scorer, e.p.Config(x))
 	if err != nil {
 		return 0, err
 	}
@@ -246,8 +247,8 @@ func (p *PolicyProblem) violation(sc objectives.Scores, bounds []float64) (float
 	return cv, nil
 }
 
-// score replays c on s.
-func (p *PolicyProblem) score(s *sim.Simulator, c policy.Config) (objectives.Scores, error) {
+// score replays c on s and scores the run with sc.
+func (p *PolicyProblem) score(s *sim.Simulator, scorer *objectives.Scorer, c policy.Config) (objectives.Scores, error) {
 	pol, err := policy.New(c)
 	if err != nil {
 		return objectives.Scores{}, err
@@ -256,7 +257,7 @@ func (p *PolicyProblem) score(s *sim.Simulator, c policy.Config) (objectives.Sco
 	if err != nil {
 		return objectives.Scores{}, err
 	}
-	sc := objectives.Compute(r)
+	sc := scorer.Compute(r)
 	if math.IsNaN(sc.QoSP90) {
 		return sc, fmt.Errorf("qos_p90 is NaN")
 	}
