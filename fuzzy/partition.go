@@ -61,18 +61,19 @@ func (v *Variable) centers(c *[MaxLabels]float64) {
 }
 
 // memberships writes the membership of x in every label of v into mu,
-// from the centres c of v.
-func memberships(c *[MaxLabels]float64, n int, x float64, mu *[MaxLabels]float64) {
+// from the centres c of v. It returns the labels that may be non-zero:
+// the count (1 or 2) labels from first on; the others are 0.
+func memberships(c *[MaxLabels]float64, n int, x float64, mu *[MaxLabels]float64) (first, count int) {
 	for k := range n {
 		mu[k] = 0
 	}
 	if n == 1 || x <= c[0] {
 		mu[0] = 1
-		return
+		return 0, 1
 	}
 	if x >= c[n-1] {
 		mu[n-1] = 1
-		return
+		return n - 1, 1
 	}
 	k := 0
 	for x > c[k+1] { // c[k] < x <= c[k+1]
@@ -80,4 +81,5 @@ func memberships(c *[MaxLabels]float64, n int, x float64, mu *[MaxLabels]float64
 	}
 	r := rising(c[k], c[k+1], x)
 	mu[k], mu[k+1] = 1-r, r
+	return k, 2
 }
