@@ -107,8 +107,9 @@
 // The View is updated in place as things happen: a node's entry when it
 // changes, the summary counts (slots, and nodes Off, Booting, Idle) on
 // every change, Queue (scheduler order) and Running (start order) as jobs
-// arrive, start and end. IdleLRU and EarliestIdle are set from a linked
-// list of the idle nodes (O(1) per change) when the policy is consulted. Recent holds the
+// arrive, start and end. IdleLRU and EarliestIdle are set when the
+// policy is consulted from a list of the idle nodes kept lazily (O(1) per
+// change, gone entries squeezed out at the consultation). Recent holds the
 // last policy.RecentCap arrivals. HourlySlots[h] is an exponentially
 // smoothed count of the slots submitted in local hour h on past days: at
 // each local midnight (TZOffset from the trace) it becomes 1/7 of the day

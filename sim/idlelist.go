@@ -2,59 +2,38 @@ package sim
 
 import "github.com/ecotune/ecotune/policy"
 
-// idleList links the Idle nodes by (IdleSince, ID), the order of
-// View.IdleLRU. Time only moves forward, so a node becoming idle goes at
-// the end, behind only the nodes that became idle at the same second with
-// a higher ID: O(1) per state change, where keeping the slice itself in
-// order would move it at every job start and end. The slice, and
-// View.EarliestIdle, are set from the list when the policy is consulted
-// (the slice rebuilt only if the list changed).
+// idleList keeps the Idle nodes in the order of View.IdleLRU (IdleSince,
+// then ID), lazily. Time only moves forward, so a node becoming idle is
+// appended; a node leaving the Idle state is marked gone where it stands.
+// When the policy is consulted the gone entries are squeezed out in one
+// pass, and the slice itself becomes View.IdleLRU. Nodes becoming idle in
+// the same second may be appended out of ID order (two jobs ending at once
+// release their nodes job by job); the squeeze then also restores the
+// order, by insertion sort, which costs in proportion to the few entries
+// out of place. A state change thus costs O(1) and no pointer is chased.
 type idleList struct {
-	prev, next []int32
-	head, tail int32
-	dirty      bool // changed since View.IdleLRU was rebuilt
+	nodes    []int   // node IDs; gone entries hold noNode
+	pos      []int32 // per node: its index in nodes, or noNode when not Idle
+	gone     int     // gone entries in nodes
+	sorted   bool    // the live entries are in (IdleSince, ID) order
+	lastTime int64   // IdleSince and ID of the entry appended last
+	lastID   int
 }
 
 const noNode = -1
 
 func newIdleList(n int) idleList {
-	return idleList{prev: make([]int32, n), next: make([]int32, n), head: noNode, tail: noNode}
+	l := idleList{nodes: make([]int, 0, max(64, 2*n)), pos: make([]int32, n)}
+	l.reset()
+	return l
 }
 
-func (l *idleList) reset() { l.head, l.tail, l.dirty = noNode, noNode, true }
-
-// insertAfter links node i after node p (noNode: at the head).
-func (l *idleList) insertAfter(p, i int32) {
-	n := l.head
-	if p != noNode {
-		n = l.next[p]
-		l.next[p] = i
-	} else {
-		l.head = i
+func (l *idleList) reset() {
+	l.nodes = l.nodes[:0]
+	for i := range l.pos {
+		l.pos[i] = noNode
 	}
-	if n != noNode {
-		l.prev[n] = i
-	} else {
-		l.tail = i
-	}
-	l.prev[i], l.next[i] = p, n
-	l.dirty = true
-}
-
-// remove unlinks node i.
-func (l *idleList) remove(i int32) {
-	p, n := l.prev[i], l.next[i]
-	if p == noNode {
-		l.head = n
-	} else {
-		l.next[p] = n
-	}
-	if n == noNode {
-		l.tail = p
-	} else {
-		l.prev[n] = p
-	}
-	l.dirty = true
+	l.gone, l.sorted, l.lastTime, l.lastID = 0, true, policy.NoTime, noNode
 }
 
 // enterIdle records that node i became Idle at the current time.
@@ -64,35 +43,74 @@ func (s *Simulator) enterIdle(i int) {
 	v.Nodes[i].IdleSince = st.now
 	v.IdleNodes++
 	l := &st.idleList
-	p := l.tail
-	for p != noNode && p > int32(i) && v.Nodes[p].IdleSince == st.now {
-		p = l.prev[p]
+	if len(l.nodes) == cap(l.nodes) {
+		s.squeezeIdle() // at most half the entries are live: room again
 	}
-	l.insertAfter(p, int32(i))
+	if st.now == l.lastTime && i < l.lastID {
+		l.sorted = false
+	}
+	l.lastTime, l.lastID = st.now, i
+	l.pos[i] = int32(len(l.nodes))
+	l.nodes = append(l.nodes, i)
 }
 
 // leaveIdle records that node i left the Idle state.
 func (s *Simulator) leaveIdle(i int) {
 	st := &s.st
 	st.view.IdleNodes--
-	st.idleList.remove(int32(i))
+	l := &st.idleList
+	l.nodes[l.pos[i]] = noNode
+	l.pos[i] = noNode
+	l.gone++
 }
 
-// syncIdleLRU sets View.EarliestIdle and View.IdleLRU from the list.
-func (s *Simulator) syncIdleLRU() {
-	st := &s.st
-	l := &st.idleList
-	st.view.EarliestIdle = policy.NoTime
-	if l.head != noNode {
-		st.view.EarliestIdle = st.view.Nodes[l.head].IdleSince
-	}
-	if !l.dirty {
+// squeezeIdle drops the gone entries and restores the order.
+func (s *Simulator) squeezeIdle() {
+	l := &s.st.idleList
+	if l.gone == 0 && l.sorted {
 		return
 	}
-	lru := st.view.IdleLRU[:0]
-	for i := l.head; i != noNode; i = l.next[i] {
-		lru = append(lru, int(i))
+	live := l.nodes[:0]
+	for _, i := range l.nodes {
+		if i != noNode {
+			live = append(live, i)
+		}
 	}
-	st.view.IdleLRU = lru
-	l.dirty = false
+	if !l.sorted {
+		s.sortIdle(live)
+	}
+	for k, i := range live {
+		l.pos[i] = int32(k)
+	}
+	l.nodes, l.gone, l.sorted = live, 0, true
+}
+
+// sortIdle sorts nearly sorted idle nodes by (IdleSince, ID).
+func (s *Simulator) sortIdle(lru []int) {
+	nodes := s.st.view.Nodes
+	for k := 1; k < len(lru); k++ {
+		i := lru[k]
+		t := nodes[i].IdleSince
+		m := k
+		for ; m > 0; m-- {
+			p := lru[m-1]
+			if tp := nodes[p].IdleSince; tp < t || tp == t && p < i {
+				break
+			}
+			lru[m] = p
+		}
+		lru[m] = i
+	}
+}
+
+// syncIdleLRU sets View.IdleLRU and View.EarliestIdle from the list.
+func (s *Simulator) syncIdleLRU() {
+	s.squeezeIdle()
+	st := &s.st
+	lru := st.idleList.nodes
+	st.view.IdleLRU = lru[:len(lru):len(lru)]
+	st.view.EarliestIdle = policy.NoTime
+	if len(lru) > 0 {
+		st.view.EarliestIdle = st.view.Nodes[lru[0]].IdleSince
+	}
 }

@@ -156,9 +156,9 @@ func (s *Simulator) submit(t int64) {
 		j := int32(st.nextJob)
 		st.nextJob++
 		info := &s.jobs[j]
-		tj := &s.tr.Jobs[j]
-		st.res.Jobs[j] = JobRecord{ID: tj.ID, Submit: t, Slots: int(info.slots)}
-		st.queue.push(j, policy.QueuedJob{ID: tj.ID, Slots: int(info.slots), Submit: t, ReqTime: info.req, User: tj.User, Group: tj.Group})
+		q := &s.queued[j]
+		st.res.Jobs[j] = JobRecord{ID: q.ID, Submit: t, Slots: q.Slots}
+		st.queue.push(j, *q)
 		st.view.QueuedSlots += int(info.slots)
 		st.qslots.add(int(info.slots))
 		if st.indexed {

@@ -89,7 +89,17 @@ func (s *Simulator) checkInvariants() error {
 	v := &st.view
 	perNode := make([]int, len(v.Nodes))
 	busy := 0
-	for k, j := range st.running.keys[st.running.head:st.running.tail] {
+	jobOf := map[int32]int32{} // start rank (the running list's key) → job
+	for j, al := range st.alloc {
+		if len(al.nodes) > 0 {
+			jobOf[st.startSeq[j]] = int32(j)
+		}
+	}
+	for k, seq := range st.running.keys[st.running.head:st.running.tail] {
+		j, ok := jobOf[seq]
+		if !ok {
+			return fmt.Errorf("running entry %d (start rank %d) holds no nodes", k, seq)
+		}
 		rj := st.running.items()[k]
 		if rj.Start < s.jobs[j].submit {
 			return fmt.Errorf("job %d started at %d before its submit %d", rj.ID, rj.Start, s.jobs[j].submit)

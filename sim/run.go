@@ -54,6 +54,7 @@ type Simulator struct {
 	easy   bool
 
 	jobs       []jobInfo
+	queued     []policy.QueuedJob // each job as it enters the queue
 	groups     []policy.Group
 	nodeGroup  []int32
 	nodeSlots  []int32
@@ -91,8 +92,8 @@ type state struct {
 	bootEnd  []int64    // when a booting node is expected up
 	alloc    []allocation
 	pools    [64][]allocation // free allocations by size class
-	startSeq []int64          // per job: rank in start order
-	seq      int64
+	startSeq []int32          // per job: rank in start order (its key in running)
+	seq      int32
 	cands    candidates // EASY: queued jobs by slots and estimate
 	qslots   queueSlots // queued jobs by slots needed
 	order    []int      // node order a Placer sorts
@@ -183,6 +184,7 @@ func (s *Simulator) setJobs() error {
 		return fmt.Errorf("sim: trace %q has no job", s.tr.Meta.Name)
 	}
 	s.jobs = make([]jobInfo, len(jobs))
+	s.queued = make([]policy.QueuedJob, len(jobs))
 	s.tIni = jobs[0].Submit
 	for i := range jobs {
 		j := &jobs[i]
@@ -206,6 +208,7 @@ func (s *Simulator) setJobs() error {
 			}
 		}
 		s.jobs[i] = info
+		s.queued[i] = policy.QueuedJob{ID: j.ID, Slots: int(j.Procs), Submit: j.Submit, ReqTime: info.req, User: j.User, Group: j.Group}
 	}
 	return nil
 }
@@ -219,11 +222,10 @@ func (s *Simulator) allocState() {
 	st.free = make([]int32, n)
 	st.freeSet = newBitset(n)
 	st.idleList = newIdleList(n)
-	st.view.IdleLRU = make([]int, 0, n)
 	st.level = make([]int32, n)
 	st.bootEnd = make([]int64, n)
 	st.alloc = make([]allocation, len(s.jobs))
-	st.startSeq = make([]int64, len(s.jobs))
+	st.startSeq = make([]int32, len(s.jobs))
 	st.order = make([]int, 0, n)
 	st.qslots = newQueueSlots(s.totalSlots)
 	if s.easy {

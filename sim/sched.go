@@ -107,7 +107,7 @@ func (s *Simulator) backfill() {
 		if info.est > window {
 			extra -= int(info.slots)
 		}
-		s.start(st.queue.find(int32(j), nil))
+		s.start(st.queue.find(int32(j)))
 		from = j + 1
 	}
 }
@@ -206,7 +206,7 @@ func (s *Simulator) start(qi int) {
 	run := s.scaledRun(info.run, al.nodes)
 	s.addSlotSeconds(&al, info.slots, run)
 	q := st.queue.at(qi)
-	st.running.push(j, policy.RunningJob{ID: q.ID, Slots: q.Slots, Start: st.now, ReqTime: q.ReqTime, Nodes: al.nodes})
+	st.running.push(st.seq, policy.RunningJob{ID: q.ID, Slots: q.Slots, Start: st.now, ReqTime: q.ReqTime, Nodes: al.nodes})
 	st.queue.removeAt(qi)
 	st.qslots.remove(int(info.slots))
 	if st.indexed {
@@ -324,7 +324,7 @@ func (s *Simulator) end(j int32) {
 	}
 	st.avail += int(s.jobs[j].slots)
 	st.changed = true
-	st.running.removeAt(st.running.find(j, st.startSeq))
+	st.running.removeAt(st.running.find(st.startSeq[j]))
 	st.alloc[j] = allocation{}
 	s.putAllocation(al)
 	st.view.BusySlots -= int(s.jobs[j].slots)

@@ -1,8 +1,9 @@
 package sim
 
 // seqList is an ordered list kept in place: the values a policy sees
-// (QueuedJob, RunningJob) in one contiguous slice, and beside each the
-// index of its job in the trace. Appending is amortised O(1); removing
+// (QueuedJob, RunningJob) in one contiguous slice, and beside each a key
+// that increases along the list (the job's index in the trace for the
+// queue, its rank in start order for the running jobs). Appending is amortised O(1); removing
 // element i moves the shorter side, so removing near either end is cheap.
 type seqList[T any] struct {
 	vals []T
@@ -74,12 +75,12 @@ func (l *seqList[T]) removeAt(i int) {
 }
 
 // find returns the position of key, or -1. Keys must increase along the
-// list by rank[key] (by the key itself when rank is nil).
-func (l *seqList[T]) find(key int32, rank []int64) int {
+// list.
+func (l *seqList[T]) find(key int32) int {
 	lo, hi := l.head, l.tail
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if rankOf(l.keys[m], rank) < rankOf(key, rank) {
+		if l.keys[m] < key {
 			lo = m + 1
 		} else {
 			hi = m
@@ -89,11 +90,4 @@ func (l *seqList[T]) find(key int32, rank []int64) int {
 		return lo - l.head
 	}
 	return -1
-}
-
-func rankOf(key int32, rank []int64) int64 {
-	if rank == nil {
-		return int64(key)
-	}
-	return rank[key]
 }
