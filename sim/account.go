@@ -3,8 +3,9 @@ package sim
 import "github.com/ecotune/ecotune/policy"
 
 // groupAcct counts one node group's nodes per state and integrates them
-// over time in integer node-seconds; energy is computed once, at the end,
-// from these integers. Idle and Busy nodes are counted together (as Idle):
+// over time in integer node-seconds, lazily: the counts are integrated up
+// to the current time only when one of them changes, and once at the end.
+// Energy is computed once, at the end, from these integers. Idle and Busy nodes are counted together (as Idle):
 // a job start or end changes no counter, and Busy node-seconds are added
 // per busy interval when a node turns Idle again. Busy slot-seconds are
 // added per job when it starts: a node's frequency cannot change while it
@@ -18,6 +19,7 @@ type groupAcct struct {
 	slotSec  []int64  // busy slot-seconds at each frequency level
 	boots    []int64  // boots from each level
 	offs     []int64  // shutdowns into each level
+	at       int64    // sec and levelSec are integrated up to this time
 }
 
 func (a *groupAcct) init(m policy.NodeModel) {
@@ -30,7 +32,8 @@ func (a *groupAcct) init(m policy.NodeModel) {
 	a.slotSec = make([]int64, max(1, len(m.Freqs)))
 }
 
-func (a *groupAcct) reset() {
+func (a *groupAcct) reset(t int64) {
+	a.at = t
 	a.inState = [5]int64{}
 	a.sec = [5]int64{}
 	for _, s := range [][]int64{a.inLevel, a.levelSec, a.boots, a.offs, a.slotSec} {
@@ -38,7 +41,13 @@ func (a *groupAcct) reset() {
 	}
 }
 
-func (a *groupAcct) advance(dt int64) {
+// integrate brings sec and levelSec up to time t.
+func (a *groupAcct) integrate(t int64) {
+	dt := t - a.at
+	if dt <= 0 {
+		return
+	}
+	a.at = t
 	for st, n := range a.inState {
 		a.sec[st] += n * dt
 	}
@@ -91,28 +100,30 @@ func (a *groupAcct) energy() (byState [5]float64) {
 	return byState
 }
 
-// advance integrates every counter from s.now to t.
+// advance moves the clock to t (counters are integrated when they change).
 func (s *Simulator) advance(t int64) {
+	s.st.now = max(s.st.now, t)
+}
+
+// setPowered changes the count of powered nodes by k at the current time.
+func (s *Simulator) setPowered(k int) {
 	st := &s.st
-	dt := t - st.now
-	if dt <= 0 {
-		return
-	}
-	for g := range st.acct {
-		st.acct[g].advance(dt)
-	}
-	st.poweredS += int64(st.powered) * dt
-	st.now = t
+	st.poweredS += int64(st.powered) * (st.now - st.poweredAt)
+	st.poweredAt = st.now
+	st.powered += k
+	st.res.PeakPoweredNodes = max(st.res.PeakPoweredNodes, st.powered)
 }
 
 // finish fills the accounting fields of r for a run that ended at tEnd.
 func (s *Simulator) finish(r *Result, tEnd int64) {
 	st := &s.st
 	r.TIni, r.TEnd = s.tIni, tEnd
+	s.setPowered(0)
 	r.PoweredNodeSeconds = st.poweredS
 	r.OffNodeSeconds = int64(r.Nodes)*(tEnd-s.tIni) - st.poweredS
 	for g := range st.acct {
 		a := &st.acct[g]
+		a.integrate(tEnd)
 		for k, v := range a.stateSeconds() {
 			r.StateSeconds[k] += v
 		}

@@ -7,7 +7,7 @@ func (s *Simulator) resetNodes() {
 	st := &s.st
 	v := &st.view
 	for g := range st.acct {
-		st.acct[g].reset()
+		st.acct[g].reset(st.now)
 	}
 	st.avail = 0
 	st.idleList.reset()
@@ -24,7 +24,7 @@ func (s *Simulator) resetNodes() {
 		st.acct[g].inState[policy.Idle]++
 		s.enterIdle(i)
 	}
-	st.powered = len(v.Nodes)
+	st.powered, st.poweredAt = len(v.Nodes), st.now
 	v.TotalSlots = s.totalSlots
 	v.PoweredSlots = s.totalSlots
 	v.BusySlots, v.BootingSlots, v.QueuedSlots = 0, 0, 0
@@ -41,6 +41,7 @@ func (s *Simulator) setState(i int, to policy.NodeState) {
 		return
 	}
 	a := &st.acct[s.nodeGroup[i]]
+	a.integrate(st.now)
 	a.inState[from]--
 	a.inState[to]++
 	if from == policy.Off {
@@ -62,10 +63,9 @@ func (s *Simulator) setState(i int, to policy.NodeState) {
 	s.countNodes(to, 1)
 	if from.Powered() != to.Powered() {
 		if to.Powered() {
-			st.powered++
-			st.res.PeakPoweredNodes = max(st.res.PeakPoweredNodes, st.powered)
+			s.setPowered(1)
 		} else {
-			st.powered--
+			s.setPowered(-1)
 		}
 	}
 	if from == policy.Idle {
