@@ -123,13 +123,11 @@ func (c *Compiled) Eval(inputs []float64) float64 {
 	if len(inputs) != len(c.inputs) {
 		panic("fuzzy: Compiled.Eval: wrong number of inputs")
 	}
-	var mu [MaxInputs][MaxLabels]float64
-	var active [MaxInputs]labelRange // the labels of each input that may be non-zero
+	var at [MaxInputs]bracketed // where each input lies in its partition
 	scanAll := false
 	for j := range c.inputs {
 		in := &c.inputs[j]
-		first, count := memberships(&in.c, in.n, inputs[j], &mu[j])
-		active[j] = labelRange{first, first + count}
+		at[j] = bracket(&in.c, in.n, inputs[j])
 		// A NaN input makes memberships NaN, and min(0, NaN) is NaN: a
 		// rule with a zero membership may then not be skipped.
 		scanAll = scanAll || math.IsNaN(inputs[j])
@@ -139,21 +137,24 @@ func (c *Compiled) Eval(inputs []float64) float64 {
 	for w := range c.words {
 		set := c.all[w]
 		if !scanAll {
-			set = c.firing(w, &active)
+			set = c.firing(w, &at)
 		}
 		for ; set != 0; set &= set - 1 {
 			r := &c.rules[w*64+bits.TrailingZeros64(set)]
-			s := c.strength(r, &mu)
+			s := c.strength(r, &at)
 			if s <= 0 {
 				continue
 			}
 			den += s
-			if r.numeric {
+			switch {
+			case r.numeric:
 				num += s * r.value
-				continue
+			case c.tsk:
+				num += s * c.outC[r.then]
+			default:
+				num += s * c.outC[r.then]
+				alpha[r.then] = max(alpha[r.then], s) // clip levels: Mamdani only
 			}
-			num += s * c.outC[r.then]
-			alpha[r.then] = max(alpha[r.then], s)
 		}
 	}
 	if den == 0 {
@@ -207,18 +208,16 @@ func (c *Compiled) centroid(alpha *[MaxLabels]float64) float64 {
 	return num / den
 }
 
-// labelRange is the labels [first, end) of one input.
-type labelRange struct{ first, end int }
-
 // firing returns word w of the set of rules that accept, on every input,
-// one of its active labels: a superset of the rules with a non-zero
+// a label where it lies: a superset of the rules with a non-zero
 // strength.
-func (c *Compiled) firing(w int, active *[MaxInputs]labelRange) uint64 {
+func (c *Compiled) firing(w int, at *[MaxInputs]bracketed) uint64 {
 	set := c.all[w]
 	for j := range c.inputs {
-		var accepted uint64
-		for k := active[j].first; k < active[j].end; k++ {
-			accepted |= c.accepts[c.acceptsAt(j, k)+w]
+		b := &at[j]
+		accepted := c.accepts[c.acceptsAt(j, b.first)+w]
+		if b.count == 2 {
+			accepted |= c.accepts[c.acceptsAt(j, b.first+1)+w]
 		}
 		set &= accepted
 	}
@@ -226,10 +225,10 @@ func (c *Compiled) firing(w int, active *[MaxInputs]labelRange) uint64 {
 }
 
 // strength is ruleStrength of the compiled rule r.
-func (c *Compiled) strength(r *compiledRule, mu *[MaxInputs][MaxLabels]float64) float64 {
+func (c *Compiled) strength(r *compiledRule, at *[MaxInputs]bracketed) float64 {
 	s := 1.0
 	for _, a := range c.ants[r.first:r.end] {
-		s = min(s, mu[a.j][a.l])
+		s = min(s, at[a.j].at(a.l))
 	}
 	return s * r.weight
 }

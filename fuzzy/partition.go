@@ -61,25 +61,45 @@ func (v *Variable) centers(c *[MaxLabels]float64) {
 }
 
 // memberships writes the membership of x in every label of v into mu,
-// from the centres c of v. It returns the labels that may be non-zero:
-// the count (1 or 2) labels from first on; the others are 0.
-func memberships(c *[MaxLabels]float64, n int, x float64, mu *[MaxLabels]float64) (first, count int) {
+// from the centres c of v.
+func memberships(c *[MaxLabels]float64, n int, x float64, mu *[MaxLabels]float64) {
 	for k := range n {
 		mu[k] = 0
 	}
+	b := bracket(c, n, x)
+	mu[b.first] = b.mu[0]
+	if b.count == 2 {
+		mu[b.first+1] = b.mu[1]
+	}
+}
+
+// bracketed is where x lies in a strong partition: its memberships in the
+// count (1 or 2) labels from first on are mu[:count]; the others are 0.
+type bracketed struct {
+	first, count int
+	mu           [2]float64
+}
+
+// bracket returns the labels around x, from the centres c of n labels.
+func bracket(c *[MaxLabels]float64, n int, x float64) bracketed {
 	if n == 1 || x <= c[0] {
-		mu[0] = 1
-		return 0, 1
+		return bracketed{first: 0, count: 1, mu: [2]float64{1}}
 	}
 	if x >= c[n-1] {
-		mu[n-1] = 1
-		return n - 1, 1
+		return bracketed{first: n - 1, count: 1, mu: [2]float64{1}}
 	}
 	k := 0
 	for x > c[k+1] { // c[k] < x <= c[k+1]
 		k++
 	}
 	r := rising(c[k], c[k+1], x)
-	mu[k], mu[k+1] = 1-r, r
-	return k, 2
+	return bracketed{first: k, count: 2, mu: [2]float64{1 - r, r}}
+}
+
+// at is the membership of x in label k.
+func (b *bracketed) at(k int) float64 {
+	if d := uint(k - b.first); d < uint(b.count) {
+		return b.mu[d]
+	}
+	return 0
 }

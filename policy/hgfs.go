@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/ecotune/ecotune/fuzzy"
@@ -47,7 +48,7 @@ type hgfs struct {
 	crisp
 	minIdle int64
 	maxBoot int // most nodes booting at once; 0 no limit
-	sys     *fuzzy.System
+	sys     *fuzzy.Compiled
 	in      []float64
 	order   []int
 	// the last inputs of sys and its output: consecutive decisions often
@@ -96,8 +97,12 @@ func hgfsSpec() Spec {
 		if sys == nil {
 			sys = HGFSTemplate()
 		}
+		compiled, err := sys.Compile()
+		if err != nil {
+			return nil, fmt.Errorf("policy hgfs: %w", err)
+		}
 		return &hgfs{crisp: crispFrom(c), minIdle: int64(c.Params["min_idle"]), maxBoot: int(c.Params["max_booting"]),
-			sys: sys.Clone(), in: make([]float64, 3)}, nil
+			sys: compiled, in: make([]float64, 3)}, nil
 	})
 }
 
