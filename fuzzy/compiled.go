@@ -34,6 +34,7 @@ type Compiled struct {
 	all     []uint64
 	tsk     bool
 	grid    *[CentroidGrid]gridPoint // Mamdani only
+	sys     *System                  // a copy, to evaluate NaN inputs
 }
 
 // gridPoint is one point y of the centroid grid and the labels around it:
@@ -67,7 +68,7 @@ func (s *System) Compile() (*Compiled, error) {
 		return nil, fmt.Errorf("fuzzy: compile: %w", err)
 	}
 	c := &Compiled{inputs: make([]compiledInput, len(s.Inputs)), output: s.Output.clone(),
-		rules: make([]compiledRule, len(s.Rules)), words: (len(s.Rules) + 63) / 64, tsk: s.Inference == TSK}
+		rules: make([]compiledRule, len(s.Rules)), words: (len(s.Rules) + 63) / 64, tsk: s.Inference == TSK, sys: s.Clone()}
 	for j := range s.Inputs {
 		in := &s.Inputs[j]
 		in.centers(&c.inputs[j].c)
@@ -124,22 +125,19 @@ func (c *Compiled) Eval(inputs []float64) float64 {
 		panic("fuzzy: Compiled.Eval: wrong number of inputs")
 	}
 	var at [MaxInputs]bracketed // where each input lies in its partition
-	scanAll := false
 	for j := range c.inputs {
+		if math.IsNaN(inputs[j]) {
+			// NaN memberships, and min(0, NaN) is NaN: a rule with a
+			// zero membership may fire.
+			return c.sys.Eval(inputs)
+		}
 		in := &c.inputs[j]
 		at[j] = bracket(&in.c, in.n, inputs[j])
-		// A NaN input makes memberships NaN, and min(0, NaN) is NaN: a
-		// rule with a zero membership may then not be skipped.
-		scanAll = scanAll || math.IsNaN(inputs[j])
 	}
 	var alpha [MaxLabels]float64
 	num, den := 0.0, 0.0
 	for w := range c.words {
-		set := c.all[w]
-		if !scanAll {
-			set = c.firing(w, &at)
-		}
-		for ; set != 0; set &= set - 1 {
+		for set := c.firing(w, &at); set != 0; set &= set - 1 {
 			r := &c.rules[w*64+bits.TrailingZeros64(set)]
 			s := c.strength(r, &at)
 			if s <= 0 {
@@ -224,11 +222,13 @@ func (c *Compiled) firing(w int, at *[MaxInputs]bracketed) uint64 {
 	return set
 }
 
-// strength is ruleStrength of the compiled rule r.
+// strength is ruleStrength of the compiled rule r, a rule of firing: each
+// of its antecedents is a label where its input lies (mu[0] or mu[1]).
 func (c *Compiled) strength(r *compiledRule, at *[MaxInputs]bracketed) float64 {
 	s := 1.0
 	for _, a := range c.ants[r.first:r.end] {
-		s = min(s, at[a.j].at(a.l))
+		b := &at[a.j]
+		s = min(s, b.mu[(a.l-b.first)&1])
 	}
 	return s * r.weight
 }

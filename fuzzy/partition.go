@@ -95,11 +95,3 @@ func bracket(c *[MaxLabels]float64, n int, x float64) bracketed {
 	r := rising(c[k], c[k+1], x)
 	return bracketed{first: k, count: 2, mu: [2]float64{1 - r, r}}
 }
-
-// at is the membership of x in label k.
-func (b *bracketed) at(k int) float64 {
-	if d := uint(k - b.first); d < uint(b.count) {
-		return b.mu[d]
-	}
-	return 0
-}
