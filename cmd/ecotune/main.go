@@ -13,12 +13,24 @@ import (
 var version = "dev"
 
 func newApp() *cli.App {
+	var stopProfile func() error
 	return &cli.App{
 		Name:    "ecotune",
 		Usage:   "learn energy-saving power policies for HPC clusters from their job logs",
 		Version: version,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress output", EnvVars: []string{"ECOTUNE_QUIET"}},
+			cpuProfileFlag,
+		},
+		Before: func(c *cli.Context) (err error) {
+			stopProfile, err = startProfile(c)
+			return err
+		},
+		After: func(*cli.Context) error {
+			if stopProfile == nil {
+				return nil
+			}
+			return stopProfile()
 		},
 		Commands: []*cli.Command{
 			importCommand(),
