@@ -93,6 +93,51 @@ func bootOrder(v *View, buf []int) []int {
 	return buf
 }
 
+// bootEfficientFirst boots as bootInOrder over bootOrder(v, *buf) does,
+// with buf as scratch. When the groups are equally efficient it first
+// walks the nodes in ID order, which is that order until the first Off
+// node that failed: if it stops before meeting one, it has booted the
+// same nodes without listing or sorting the Off nodes.
+func bootEfficientFirst(v *View, d *Decision, buf *[]int, slots, extra, maxNodes int) int {
+	if v.OffNodes == 0 {
+		return 0
+	}
+	if sameEfficiency(v.Groups) {
+		if n, ok := bootNoneFailed(v, d, slots, extra, maxNodes); ok {
+			return n
+		}
+	}
+	*buf = bootOrder(v, *buf)
+	return bootInOrder(v, d, *buf, slots, extra, maxNodes)
+}
+
+// bootNoneFailed is bootInOrder in node-ID order as long as no Off node it
+// reaches has failed; if one has, it takes back what it appended and
+// reports false.
+func bootNoneFailed(v *View, d *Decision, slots, extra, maxNodes int) (int, bool) {
+	start, booted, n := len(d.PowerOn), 0, 0
+	for i := range v.Nodes {
+		if n == maxNodes || (booted >= slots && extra == 0) {
+			break
+		}
+		node := &v.Nodes[i]
+		if node.State != Off {
+			continue
+		}
+		if node.LastFailed != NoTime {
+			d.PowerOn = d.PowerOn[:start]
+			return 0, false
+		}
+		if booted >= slots {
+			extra--
+		}
+		d.PowerOn = append(d.PowerOn, i)
+		booted += node.Slots
+		n++
+	}
+	return n, true
+}
+
 // offOrder returns the idle nodes ids, given least recently used first
 // (as in View.IdleLRU), in switch-off order: nodes that failed last
 // (oldest failure first), then least efficient first, then least recently

@@ -49,13 +49,35 @@ type hgfs struct {
 	minIdle int64
 	maxBoot int // most nodes booting at once; 0 no limit
 	sys     *fuzzy.Compiled
-	in      []float64
 	order   []int
 	// the last inputs of sys and its output: consecutive decisions often
 	// ask the same question
 	lastIn  [3]float64
 	lastOut float64
 	asked   bool
+	hour    localHour // the last local hour a decision fell in
+}
+
+// localHour is the local hour of the day that holds the UTC times [from,
+// to) at the time zone offset tz.
+type localHour struct {
+	hour     int
+	from, to int64
+	tz       int
+}
+
+// hourOf returns the local hour of the day of now at offset tz, and when
+// the next one begins. It reuses the last answer while now is in the same
+// hour.
+func (p *hgfs) hourOf(now int64, tz int) (int, int64) {
+	h := &p.hour
+	if now >= h.from && now < h.to && tz == h.tz {
+		return h.hour, h.to
+	}
+	local := now + int64(tz)
+	next := (local - ((local%3600)+3600)%3600) + 3600 - int64(tz)
+	*h = localHour{hour: int(((local % 86400) + 86400) % 86400 / 3600), from: next - 3600, to: next, tz: tz}
+	return h.hour, next
 }
 
 // demandWindow is the window over which hgfs measures recent demand.
@@ -102,7 +124,7 @@ func hgfsSpec() Spec {
 			return nil, fmt.Errorf("policy hgfs: %w", err)
 		}
 		return &hgfs{crisp: crispFrom(c), minIdle: int64(c.Params["min_idle"]), maxBoot: int(c.Params["max_booting"]),
-			sys: compiled, in: make([]float64, 3)}, nil
+			sys: compiled, hour: localHour{from: NoTime, to: NoTime}}, nil
 	})
 }
 
@@ -138,8 +160,7 @@ func (p *hgfs) Decide(v *View, d *Decision) {
 		extra = 1
 	}
 	if boot > 0 || extra > 0 {
-		p.order = bootOrder(v, p.order)
-		if bootInOrder(v, d, p.order, boot, extra, p.bootLimit(v)) > 0 {
+		if bootEfficientFirst(v, d, &p.order, boot, extra, p.bootLimit(v)) > 0 {
 			return
 		}
 	}
@@ -166,17 +187,17 @@ func (p *hgfs) bootLimit(v *View) int {
 	return max(0, p.maxBoot-v.BootingNodes)
 }
 
-// eval is sys.Eval of p.in (NaN read as 0), reusing the last answer when
+// eval is sys.Eval of in (NaN read as 0), reusing the last answer when
 // the inputs are the same.
-func (p *hgfs) eval() float64 {
-	if p.asked && p.lastIn == [3]float64(p.in) {
+func (p *hgfs) eval(in [3]float64) float64 {
+	if p.asked && p.lastIn == in {
 		return p.lastOut
 	}
-	out := p.sys.Eval(p.in)
+	out := p.sys.Eval(in[:])
 	if math.IsNaN(out) {
 		out = 0
 	}
-	p.lastIn, p.lastOut, p.asked = [3]float64(p.in), out, true
+	p.lastIn, p.lastOut, p.asked = in, out, true
 	return out
 }
 
@@ -187,20 +208,29 @@ func (p *hgfs) spareTarget(v *View) (int, int64) {
 		return 0, NoTime
 	}
 	total := float64(v.TotalSlots)
-	recent, wake := 0, int64(NoTime)
-	for i := len(v.Recent) - 1; i >= 0 && v.Recent[i].Time > v.Now-demandWindow; i-- {
-		recent += v.Recent[i].Slots
-		wake = later(v.Now, v.Recent[i].Time+demandWindow)
+	recent, wake := recentSlots(v.Recent, v.Now-demandWindow)
+	if wake != NoTime {
+		wake += demandWindow
 	}
-	local := v.Now + int64(v.TZOffset)
-	hour := int(((local % 86400) + 86400) % 86400 / 3600)
-	nextHour := (local - ((local%3600)+3600)%3600) + 3600 - int64(v.TZOffset)
-	p.in[0] = float64(recent) / total
-	p.in[1] = v.HourlySlots[hour] / total
-	p.in[2] = 0
+	hour, nextHour := p.hourOf(v.Now, v.TZOffset)
+	in := [3]float64{float64(recent) / total, v.HourlySlots[hour] / total, 0}
 	if v.PoweredSlots > 0 {
-		p.in[2] = float64(v.BusySlots) / float64(v.PoweredSlots)
+		in[2] = float64(v.BusySlots) / float64(v.PoweredSlots)
 	}
-	spare := p.eval()
+	spare := p.eval(in)
 	return int(math.Round(spare * total)), earliest(wake, nextHour)
+}
+
+// recentSlots returns the slots of the arrivals (oldest first) after
+// since, and the time of the oldest of them (NoTime: none).
+func recentSlots(arrivals []Arrival, since int64) (slots int, oldest int64) {
+	i := len(arrivals)
+	for i > 0 && arrivals[i-1].Time > since {
+		i--
+		slots += arrivals[i].Slots
+	}
+	if i == len(arrivals) {
+		return 0, NoTime
+	}
+	return slots, arrivals[i].Time
 }
