@@ -6,12 +6,12 @@ import (
 	"math/bits"
 )
 
-// Compiled is a System prepared for repeated evaluation: the label centres
-// (and, for Mamdani, the centroid grid) are computed once, and each rule is
-// indexed by the labels it accepts, so that an evaluation visits only the
-// rules that can fire. In a strong
-// partition at most two labels of each input are non-zero, so a grid of 3
-// inputs × 3 labels (27 rules) fires at most 8.
+// Compiled is a System prepared for repeated evaluation: the label centres,
+// the rules' conclusions and, for Mamdani, the centroid grid are computed
+// once, and each rule is indexed by the labels it accepts, so that an
+// evaluation visits only the rules that can fire. In a strong partition at
+// most two labels of each input are non-zero, so a grid of 3 inputs × 3
+// labels (27 rules) fires at most 8.
 //
 // Compiled.Eval returns exactly the bits System.Eval returns: the rules
 // that fire are visited in index order with the same operations, and a
@@ -22,8 +22,7 @@ import (
 // may be evaluated from several goroutines.
 type Compiled struct {
 	inputs []compiledInput
-	output Variable
-	outC   [MaxLabels]float64
+	outC   [MaxLabels]float64 // output label centres
 	rules  []compiledRule
 	ants   []antecedent // the rules' antecedents, each rule a range of it
 	words  int          // uint64 words of a rule set: ⌈len(rules)/64⌉
@@ -57,8 +56,7 @@ type compiledRule struct {
 	first, end int     // the rule's antecedents: ants[first:end], in input order
 	weight     float64 // Weight, 1 when Weight is 0 (w·1 = w exactly)
 	then       int
-	value      float64 // the conclusion when numeric
-	numeric    bool
+	conclusion float64 // Value, or the centre of label Then
 }
 
 // Compile validates s and returns its compiled form. Later changes to s do
@@ -67,7 +65,7 @@ func (s *System) Compile() (*Compiled, error) {
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("fuzzy: compile: %w", err)
 	}
-	c := &Compiled{inputs: make([]compiledInput, len(s.Inputs)), output: s.Output.clone(),
+	c := &Compiled{inputs: make([]compiledInput, len(s.Inputs)),
 		rules: make([]compiledRule, len(s.Rules)), words: (len(s.Rules) + 63) / 64, tsk: s.Inference == TSK, sys: s.Clone()}
 	for j := range s.Inputs {
 		in := &s.Inputs[j]
@@ -81,7 +79,7 @@ func (s *System) Compile() (*Compiled, error) {
 		c.compileRule(r, &s.Rules[r])
 	}
 	if !c.tsk {
-		c.grid = centroidGrid(&c.output, &c.outC)
+		c.grid = centroidGrid(&s.Output, &c.outC)
 	}
 	return c, nil
 }
@@ -92,8 +90,11 @@ func (c *Compiled) compileRule(r int, rule *Rule) {
 	if cr.weight == 0 {
 		cr.weight = 1
 	}
-	if rule.Value != nil {
-		cr.numeric, cr.value = true, *rule.Value
+	switch {
+	case rule.Value != nil:
+		cr.conclusion = *rule.Value
+	case rule.Then != NoRule:
+		cr.conclusion = c.outC[rule.Then]
 	}
 	for j, l := range rule.If {
 		if l != Any {
@@ -132,7 +133,7 @@ func (c *Compiled) Eval(inputs []float64) float64 {
 			return c.sys.Eval(inputs)
 		}
 		in := &c.inputs[j]
-		at[j] = bracket(&in.c, in.n, inputs[j])
+		at[j].set(&in.c, in.n, inputs[j])
 	}
 	var alpha [MaxLabels]float64
 	num, den := 0.0, 0.0
@@ -144,14 +145,9 @@ func (c *Compiled) Eval(inputs []float64) float64 {
 				continue
 			}
 			den += s
-			switch {
-			case r.numeric:
-				num += s * r.value
-			case c.tsk:
-				num += s * c.outC[r.then]
-			default:
-				num += s * c.outC[r.then]
-				alpha[r.then] = max(alpha[r.then], s) // clip levels: Mamdani only
+			num += s * r.conclusion
+			if !c.tsk {
+				alpha[r.then] = max(alpha[r.then], s) // clip levels
 			}
 		}
 	}

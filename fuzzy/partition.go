@@ -66,7 +66,8 @@ func memberships(c *[MaxLabels]float64, n int, x float64, mu *[MaxLabels]float64
 	for k := range n {
 		mu[k] = 0
 	}
-	b := bracket(c, n, x)
+	var b bracketed
+	b.set(c, n, x)
 	mu[b.first] = b.mu[0]
 	if b.count == 2 {
 		mu[b.first+1] = b.mu[1]
@@ -76,22 +77,23 @@ func memberships(c *[MaxLabels]float64, n int, x float64, mu *[MaxLabels]float64
 // bracketed is where x lies in a strong partition: its memberships in the
 // count (1 or 2) labels from first on are mu[:count]; the others are 0.
 type bracketed struct {
-	first, count int
 	mu           [2]float64
+	first, count int
 }
 
-// bracket returns the labels around x, from the centres c of n labels.
-func bracket(c *[MaxLabels]float64, n int, x float64) bracketed {
-	if n == 1 || x <= c[0] {
-		return bracketed{first: 0, count: 1, mu: [2]float64{1}}
+// set makes b where x lies, from the centres c of n labels.
+func (b *bracketed) set(c *[MaxLabels]float64, n int, x float64) {
+	switch {
+	case n == 1 || x <= c[0]:
+		b.first, b.count, b.mu[0] = 0, 1, 1
+	case x >= c[n-1]:
+		b.first, b.count, b.mu[0] = n-1, 1, 1
+	default:
+		k := 0
+		for x > c[k+1] { // c[k] < x <= c[k+1]
+			k++
+		}
+		r := rising(c[k], c[k+1], x)
+		b.first, b.count, b.mu = k, 2, [2]float64{1 - r, r}
 	}
-	if x >= c[n-1] {
-		return bracketed{first: n - 1, count: 1, mu: [2]float64{1}}
-	}
-	k := 0
-	for x > c[k+1] { // c[k] < x <= c[k+1]
-		k++
-	}
-	r := rising(c[k], c[k+1], x)
-	return bracketed{first: k, count: 2, mu: [2]float64{1 - r, r}}
 }
