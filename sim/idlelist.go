@@ -36,32 +36,47 @@ func (l *idleList) reset() {
 	l.gone, l.sorted, l.lastTime, l.lastID = 0, true, policy.NoTime, noNode
 }
 
+// add appends node i, idle since now; reserveIdle must have made room.
+func (l *idleList) add(i int, now int64) {
+	if now == l.lastTime && i < l.lastID {
+		l.sorted = false
+	}
+	l.lastTime, l.lastID = now, i
+	k := len(l.nodes)
+	l.pos[i] = int32(k)
+	l.nodes = l.nodes[:k+1]
+	l.nodes[k] = i
+}
+
+// drop marks node i gone; the caller adds it to l.gone.
+func (l *idleList) drop(i int) {
+	l.nodes[l.pos[i]] = noNode
+	l.pos[i] = noNode
+}
+
+// reserveIdle makes room in the list for k more nodes (k ≤ nodes).
+func (s *Simulator) reserveIdle(k int) {
+	if l := &s.st.idleList; cap(l.nodes)-len(l.nodes) < k {
+		s.squeezeIdle() // at most half the entries are live: room again
+	}
+}
+
 // enterIdle records that node i became Idle at the current time.
 func (s *Simulator) enterIdle(i int) {
 	st := &s.st
 	v := &st.view
 	v.Nodes[i].IdleSince = st.now
 	v.IdleNodes++
-	l := &st.idleList
-	if len(l.nodes) == cap(l.nodes) {
-		s.squeezeIdle() // at most half the entries are live: room again
-	}
-	if st.now == l.lastTime && i < l.lastID {
-		l.sorted = false
-	}
-	l.lastTime, l.lastID = st.now, i
-	l.pos[i] = int32(len(l.nodes))
-	l.nodes = append(l.nodes, i)
+	s.reserveIdle(1)
+	st.idleList.add(i, st.now)
 }
 
 // leaveIdle records that node i left the Idle state.
 func (s *Simulator) leaveIdle(i int) {
 	st := &s.st
 	st.view.IdleNodes--
-	l := &st.idleList
-	l.nodes[l.pos[i]] = noNode
-	l.pos[i] = noNode
-	l.gone++
+	st.idleList.drop(i)
+	st.idleList.gone++
 }
 
 // squeezeIdle drops the gone entries and restores the order.

@@ -112,9 +112,9 @@ func (s *Simulator) nextDecision() int64 {
 	return s.tickAtOrAfter(wake)
 }
 
-// tickAtOrAfter is the first decision tick TIni + k·Period ≥ t.
+// tickAtOrAfter is the first decision tick TIni + k·Period ≥ t ≥ TIni.
 func (s *Simulator) tickAtOrAfter(t int64) int64 {
-	k := (t - s.tIni + s.period - 1) / s.period
+	k := s.ticks.quo(t - s.tIni + s.period - 1)
 	return s.tIni + k*s.period
 }
 
@@ -127,7 +127,11 @@ func (s *Simulator) due(t int64) bool {
 	if !st.changed && (st.wake == policy.NoTime || t < st.wake) {
 		return false
 	}
-	return s.period == EveryEvent || (t-s.tIni)%s.period == 0
+	if s.period == EveryEvent {
+		return true
+	}
+	dt := t - s.tIni
+	return dt == s.ticks.quo(dt)*s.period
 }
 
 // transitions completes the boots and shutdowns that end at t.

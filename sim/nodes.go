@@ -32,7 +32,7 @@ func (s *Simulator) resetNodes() {
 
 // setState moves node i to state to at the current time, keeping the
 // group counters, the view's summary counts and the timeline in step. It
-// never moves a node into or out of Busy (takeSlots and releaseSlots do).
+// never moves a node into or out of Busy (starting and ending jobs do).
 func (s *Simulator) setState(i int, to policy.NodeState) {
 	st := &s.st
 	n := &st.view.Nodes[i]
@@ -122,43 +122,56 @@ func (s *Simulator) takeSlots(i int, k int32) {
 	n.BusySlots += int(k)
 }
 
-// releaseSlots frees k slots of node i when a job ends; the caller keeps
-// st.avail and st.changed.
-func (s *Simulator) releaseSlots(i int, k int32) {
+// release frees the slots a job held on al when it ends; the caller keeps
+// st.avail and st.changed. Nodes left with no busy slot turn Idle, their
+// busy interval accounted. It runs for every node of every job, so the
+// loop calls nothing.
+func (s *Simulator) release(al *allocation) {
 	st := &s.st
-	f := st.free[i]
-	if f == 0 {
-		st.freeSet.set(i)
+	free, nodes, l := st.free, st.view.Nodes, &st.idleList
+	now := st.now
+	s.reserveIdle(len(al.nodes))
+	idle := 0
+	for x, i := range al.nodes {
+		k := al.counts[x]
+		f := free[i]
+		if f == 0 {
+			st.freeSet.set(i)
+		}
+		free[i] = f + k
+		n := &nodes[i]
+		if n.BusySlots -= int(k); n.BusySlots == 0 { // Busy → Idle
+			st.acct[s.nodeGroup[i]].sec[policy.Busy] += now - n.Since
+			n.State, n.Since, n.IdleSince = policy.Idle, now, now
+			l.add(i, now)
+			idle++
+		}
 	}
-	st.free[i] = f + k
-	n := &st.view.Nodes[i]
-	if n.BusySlots -= int(k); n.BusySlots == 0 {
-		s.busyToIdle(n, i)
+	st.view.IdleNodes += idle
+	if st.res.Timeline != nil {
+		for _, i := range al.nodes {
+			if nodes[i].BusySlots == 0 {
+				s.logChange(i, policy.Idle)
+			}
+		}
+	}
+}
+
+// logTaken logs the nodes of al that a starting job made Busy: those whose
+// busy slots are all the job's.
+func (s *Simulator) logTaken(al *allocation) {
+	for x, i := range al.nodes {
+		if s.st.view.Nodes[i].BusySlots == int(al.counts[x]) {
+			s.logChange(i, policy.Busy)
+		}
 	}
 }
 
 // idleToBusy makes Idle node i (view entry n) Busy.
 func (s *Simulator) idleToBusy(n *policy.NodeView, i int) {
-	st := &s.st
 	s.leaveIdle(i)
 	n.State = policy.Busy
-	n.Since = st.now
-	if st.res.Timeline != nil {
-		s.logChange(i, policy.Busy)
-	}
-}
-
-// busyToIdle makes Busy node i (view entry n) Idle and accounts its busy
-// interval.
-func (s *Simulator) busyToIdle(n *policy.NodeView, i int) {
-	st := &s.st
-	st.acct[s.nodeGroup[i]].sec[policy.Busy] += st.now - n.Since
-	n.State = policy.Idle
-	n.Since = st.now
-	s.enterIdle(i)
-	if st.res.Timeline != nil {
-		s.logChange(i, policy.Idle)
-	}
+	n.Since = s.st.now
 }
 
 func (s *Simulator) logChange(i int, to policy.NodeState) {

@@ -49,6 +49,7 @@ type Simulator struct {
 	tr     *datasets.Trace
 	opt    Options
 	period int64
+	ticks  divisor // by period, when positive
 	tIni   int64
 	tz     int64
 	easy   bool
@@ -155,6 +156,9 @@ func (s *Simulator) setOptions() error {
 		s.period = o.Period
 	default:
 		return fmt.Errorf("sim: period %d: must be positive, 0 (default %d s) or EveryEvent", o.Period, DefaultPeriod)
+	}
+	if s.period > 0 {
+		s.ticks = newDivisor(s.period)
 	}
 	if !(o.BootFailProb >= 0 && o.BootFailProb < 1) {
 		return fmt.Errorf("sim: boot failure probability %v: must be in [0, 1)", o.BootFailProb)

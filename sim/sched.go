@@ -201,6 +201,9 @@ func (s *Simulator) start(qi int) {
 		need = s.placeByPolicy(qi, &al, need)
 	}
 	s.takeLowest(&al, need)
+	if st.res.Timeline != nil {
+		s.logTaken(&al)
+	}
 	st.alloc[j] = al
 	st.avail -= int(info.slots)
 	run := s.scaledRun(info.run, al.nodes)
@@ -226,34 +229,45 @@ func (s *Simulator) start(qi int) {
 }
 
 // takeLowest takes need slots on the nodes with free slots, lowest-numbered
-// first, as many as each node has free.
+// first, as many as each node has free; Idle nodes turn Busy. al has room
+// for every node (one slot each at least). It runs for every node of every
+// job, so the loop calls nothing.
 func (s *Simulator) takeLowest(al *allocation, need int32) {
 	st := &s.st
-	free, nodes := st.free, st.view.Nodes
+	free, nodes, l := st.free, st.view.Nodes, &st.idleList
+	now := st.now
+	m := len(al.nodes)
+	an, ac := al.nodes[:cap(al.nodes)], al.counts[:cap(al.counts)]
+	left := 0 // nodes that were Idle
 	for w, word := range st.freeSet {
 		var full uint64 // nodes of this word left with no free slot
 		for ; word != 0 && need > 0; word &= word - 1 {
 			i := w<<6 + bits.TrailingZeros64(word)
 			f := free[i]
 			k := min(f, need)
-			al.nodes = append(al.nodes, i)
-			al.counts = append(al.counts, k)
+			an[m], ac[m] = i, k
+			m++
 			if k == f {
 				full |= word & -word
 			}
 			free[i] = f - k
 			n := &nodes[i]
-			if n.BusySlots == 0 {
-				s.idleToBusy(n, i)
+			if n.BusySlots == 0 { // Idle → Busy
+				l.drop(i)
+				n.State, n.Since = policy.Busy, now
+				left++
 			}
 			n.BusySlots += int(k)
 			need -= k
 		}
 		st.freeSet[w] &^= full
 		if need == 0 {
-			return
+			break
 		}
 	}
+	al.nodes, al.counts = an[:m], ac[:m]
+	l.gone += left
+	st.view.IdleNodes -= left
 }
 
 // addSlotSeconds accounts the busy slot-seconds of a job starting on al
@@ -319,9 +333,7 @@ func (s *Simulator) scaledRun(run int64, nodes []int) int64 {
 func (s *Simulator) end(j int32) {
 	st := &s.st
 	al := st.alloc[j]
-	for k, i := range al.nodes {
-		s.releaseSlots(i, al.counts[k])
-	}
+	s.release(&al)
 	st.avail += int(s.jobs[j].slots)
 	st.changed = true
 	st.running.removeAt(st.running.find(st.startSeq[j]))
