@@ -169,11 +169,18 @@ func (p *hgfs) Decide(v *View, d *Decision) {
 	}
 	due, next := dueIdle(v, p.minIdle)
 	d.Wake = earliest(d.Wake, next)
+	// Every node has a slot at least (groups are validated so): none can
+	// go once the free slots beyond the queue are down to the target.
+	if avail-spare < 1 {
+		return
+	}
 	for _, i := range offOrder(v, due, &p.order) {
 		n := &v.Nodes[i]
 		if avail-n.Slots >= spare {
 			d.PowerOff = append(d.PowerOff, NodeCommand{Node: i})
-			avail -= n.Slots
+			if avail -= n.Slots; avail-spare < 1 {
+				return
+			}
 		}
 	}
 }
