@@ -234,39 +234,34 @@ func (s *Simulator) start(qi int) {
 // job, so the loop calls nothing.
 func (s *Simulator) takeLowest(al *allocation, need int32) {
 	st := &s.st
-	free, nodes, l := st.free, st.view.Nodes, &st.idleList
-	now := st.now
+	free, nodes, fs := st.free, st.view.Nodes, st.freeSet
+	idle, pos := st.idleList.nodes, st.idleList.pos
 	m := len(al.nodes)
 	an, ac := al.nodes[:cap(al.nodes)], al.counts[:cap(al.counts)]
 	left := 0 // nodes that were Idle
-	for w, word := range st.freeSet {
-		var full uint64 // nodes of this word left with no free slot
-		for ; word != 0 && need > 0; word &= word - 1 {
+	for w := 0; w < len(fs) && need > 0; w++ {
+		for word := fs[w]; word != 0 && need > 0; word &= word - 1 {
 			i := w<<6 + bits.TrailingZeros64(word)
 			f := free[i]
 			k := min(f, need)
 			an[m], ac[m] = i, k
 			m++
 			if k == f {
-				full |= word & -word
+				fs[w] &^= word & -word // no free slot left
 			}
 			free[i] = f - k
 			n := &nodes[i]
 			if n.BusySlots == 0 { // Idle → Busy
-				l.drop(i)
-				n.State, n.Since = policy.Busy, now
+				idle[pos[i]], pos[i] = noNode, noNode
+				n.State, n.Since = policy.Busy, st.now
 				left++
 			}
 			n.BusySlots += int(k)
 			need -= k
 		}
-		st.freeSet[w] &^= full
-		if need == 0 {
-			break
-		}
 	}
 	al.nodes, al.counts = an[:m], ac[:m]
-	l.gone += left
+	st.idleList.gone += left
 	st.view.IdleNodes -= left
 }
 
