@@ -23,6 +23,7 @@ type Options struct {
 	Trace       *datasets.Trace
 	TraceName   string       // as the user named it, for run.json
 	Train       float64      // chronological train fraction of the jobs; default 0.7, 1 = no test split
+	Jobs        *JobSplit    // when set, splits by job index instead of Train (TuneWindows sets it)
 	Cluster     *sim.Cluster // nil: sim.ClusterFromTrace
 	Sim         sim.Options
 	Objectives  []Objective  // default DefaultObjectives
@@ -63,7 +64,7 @@ func Tune(ctx context.Context, o Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	train, test, err := holdout(o.Trace, o.Train)
+	train, test, err := o.split()
 	if err != nil {
 		return nil, err
 	}
@@ -311,7 +312,7 @@ func runMeta(o Options, prob *PolicyProblem, res *Result, front *Front, refs map
 		Policy:      o.Policy,
 		Trace:       o.TraceName,
 		TraceSHA256: traceDigest(o.Trace),
-		Split:       splitName(o.Train),
+		Split:       o.splitText(),
 		Cluster:     *o.Cluster,
 		Scheduler:   o.Sim.Scheduler,
 		Evaluations: res.Evaluations,
@@ -396,9 +397,14 @@ func traceDigest(tr *datasets.Trace) string {
 	if len(tr.Meta.Sources) == 1 && tr.Meta.Sources[0].SHA256 != "" {
 		return tr.Meta.Sources[0].SHA256
 	}
+	return jobsDigest(tr.Jobs)
+}
+
+// jobsDigest is the SHA-256 of jobs in a canonical binary form.
+func jobsDigest(jobs []datasets.Job) string {
 	h := sha256.New()
 	var b []byte
-	for _, j := range tr.Jobs {
+	for _, j := range jobs {
 		b = b[:0]
 		for _, v := range []int64{j.ID, j.Submit, j.Wait, j.Run, int64(j.Procs), int64(j.ReqProcs), j.ReqTime, int64(j.Status)} {
 			b = binary.LittleEndian.AppendUint64(b, uint64(v))

@@ -1,0 +1,530 @@
+package tuner
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/objectives"
+)
+
+// Files TuneWindows writes into its directory, beside window-1 … window-K.
+const (
+	WindowsJSON = "windows.json"
+	WindowsCSV  = "windows.csv"
+)
+
+// WindowScores are the test scores the windows summary gives for every
+// preset pick and reference.
+var WindowScores = []string{objectives.QoSP90, objectives.OffNodeSeconds, objectives.Reconfigurations}
+
+// WindowDir is the run directory of window k (1-based) inside a
+// TuneWindows directory.
+func WindowDir(k int) string { return fmt.Sprintf("window-%d", k) }
+
+// WindowsSummary is DIR/windows.json: every window's split, search and
+// test figures, then their mean and standard deviation across windows.
+type WindowsSummary struct {
+	Policy      string   `json:"policy"`
+	Trace       string   `json:"trace"`
+	TraceSHA256 string   `json:"trace_sha256"`
+	Seed        int64    `json:"seed"` // shared by every window
+	Jobs        int      `json:"jobs"` // of the whole trace
+	Windows     int      `json:"windows"`
+	Scores      []string `json:"scores"`  // WindowScores
+	Presets     []string `json:"presets"` // in the order of each window's picks
+	PerWindow   []Window `json:"per_window"`
+	// Mean and SD (sample standard deviation, n − 1) across the windows;
+	// absent while the run is interrupted.
+	Mean *WindowStats `json:"mean,omitempty"`
+	SD   *WindowStats `json:"sd,omitempty"`
+	// Interrupted: PerWindow holds only the finished windows; --resume
+	// continues.
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// Window is one window of a rolling-origin validation: tuned on one
+// block, tested on the next.
+type Window struct {
+	K                int     `json:"k"`   // 1-based
+	Dir              string  `json:"dir"` // its run directory, relative to the summary's
+	Train            Block   `json:"train"`
+	Test             Block   `json:"test"`
+	Evaluations      int     `json:"evaluations"`
+	Generations      int     `json:"generations"`
+	TrainHypervolume float64 `json:"train_hypervolume"` // in the window's own train box (run.json)
+	TestHypervolume  float64 `json:"test_hypervolume"`  // in the window's own test box (run.json)
+	Presets          []Pick  `json:"presets"`
+	// References are the test scores of always-on and the oracle (the
+	// hypervolume box) on the window's test block.
+	References map[string]map[string]float64 `json:"references"`
+}
+
+// Block is a run of consecutive jobs of the trace.
+type Block struct {
+	FromJob int    `json:"from_job"` // index of its first job (0-based, submit order)
+	ToJob   int    `json:"to_job"`   // one past its last job
+	FromS   int64  `json:"from_s"`   // submit time of its first job (Unix s)
+	ToS     int64  `json:"to_s"`     // submit time of its last job (Unix s)
+	SHA256  string `json:"jobs_sha256"`
+}
+
+// Pick is a preset's choice in one window, with its test scores.
+type Pick struct {
+	Name     string             `json:"name"`
+	Row      int                `json:"row"` // in the window's front.json
+	Feasible bool               `json:"feasible"`
+	Test     map[string]float64 `json:"test,omitempty"` // WindowScores on the test block
+}
+
+// WindowStats are a statistic of the windows' test figures.
+type WindowStats struct {
+	TestHypervolume float64     `json:"test_hypervolume"`
+	Presets         []PickStats `json:"presets"`
+}
+
+// PickStats is a statistic of one preset's picks' test scores.
+type PickStats struct {
+	Name string             `json:"name"`
+	Test map[string]float64 `json:"test"`
+}
+
+// WindowsOutcome is what TuneWindows did.
+type WindowsOutcome struct {
+	Summary *WindowsSummary
+	// Interrupted: ctx was cancelled in window Window (1-based), after its
+	// generation Generations (-1: before the window started).
+	Interrupted bool
+	Window      int
+	Generations int
+}
+
+// TuneWindows is rolling-origin validation: it cuts o.Trace's jobs
+// (in submit order) into windows+1 consecutive blocks B0 … BK of equal
+// job counts (to one job) and tunes window k = 1 … K on B(k−1), testing
+// on Bk, so the origin rolls forward with train windows of fixed size.
+// Each window is one Tune run in o.Dir/window-k (o.Train is not used),
+// with o's settings and the same seed: window k is what `ecotune tune`
+// on that split alone gives. It then writes o.Dir/windows.json and
+// windows.csv (WindowsSummary).
+//
+// Cancelling ctx stops the current window after its current generation;
+// finished windows stay as they are and the summary lists them, marked
+// interrupted. With o.Resume, finished windows are kept, the interrupted
+// one resumes from its checkpoint and later ones run: the summary is then
+// byte for byte an uninterrupted run's.
+func TuneWindows(ctx context.Context, o Options, windows int) (*WindowsOutcome, error) {
+	if windows < 2 {
+		return nil, fmt.Errorf("tuner: %d windows: rolling-origin validation needs at least 2 (one window is the plain holdout)", windows)
+	}
+	if o.Trace == nil {
+		return nil, errors.New("tuner: no trace")
+	}
+	if o.Jobs != nil {
+		return nil, errors.New("tuner: TuneWindows cuts the trace itself; Options.Jobs must be nil")
+	}
+	if o.Dir == "" {
+		return nil, errors.New("tuner: no run directory")
+	}
+	bounds, err := windowBounds(len(o.Trace.Jobs), windows)
+	if err != nil {
+		return nil, err
+	}
+	if err := prepareDir(o.Dir, o.Resume, o.Force); err != nil {
+		return nil, err
+	}
+	out := &WindowsOutcome{}
+	done := 0
+	for k := 1; k <= windows; k++ {
+		if ctx.Err() != nil {
+			out.Interrupted, out.Window, out.Generations = true, k, -1
+			break
+		}
+		run, err := tuneWindow(ctx, o, k, windows, bounds)
+		if err != nil {
+			return nil, fmt.Errorf("tuner: window %d/%d: %w", k, windows, err)
+		}
+		if run != nil && run.Interrupted {
+			out.Interrupted, out.Window, out.Generations = true, k, run.Meta.Generations
+			break
+		}
+		done = k
+	}
+	s, err := summarize(o, windows, bounds[:done+2], out.Interrupted)
+	if err != nil {
+		return nil, err
+	}
+	out.Summary = s
+	return out, writeSummary(o.Dir, s)
+}
+
+// windowBounds are the K+2 job indexes that cut n jobs into K+1 blocks:
+// block i is [b[i], b[i+1]), b[i] = ⌊i·n/(K+1)⌋.
+func windowBounds(n, windows int) ([]int, error) {
+	if n < windows+1 {
+		return nil, fmt.Errorf("tuner: %d jobs cannot fill the %d blocks of %d windows", n, windows+1, windows)
+	}
+	b := make([]int, windows+2)
+	for i := range b {
+		b[i] = i * n / (windows + 1)
+	}
+	return b, nil
+}
+
+// tuneWindow runs window k, or keeps it when resuming and it finished;
+// it returns nil for a kept window.
+func tuneWindow(ctx context.Context, o Options, k, windows int, bounds []int) (*Outcome, error) {
+	wo := o
+	wo.Jobs = &JobSplit{From: bounds[k-1], Cut: bounds[k], To: bounds[k+1]}
+	wo.Dir = filepath.Join(o.Dir, WindowDir(k))
+	wo.Settings.Recorders = slices.Clip(o.Settings.Recorders)
+	if o.Resume {
+		meta, err := finishedRun(wo.Dir)
+		if err != nil {
+			return nil, err
+		}
+		if meta != nil {
+			if err := sameWindow(meta, wo); err != nil {
+				return nil, err
+			}
+			windowLine(o.Progress, "window %d/%d: finished, kept\n", k, windows)
+			return nil, nil
+		}
+		_, err = os.Stat(filepath.Join(wo.Dir, CheckpointJSON))
+		// Without a checkpoint the window never finished a generation:
+		// start it afresh in its own directory.
+		wo.Resume, wo.Force = err == nil, true
+	}
+	if o.Progress != nil {
+		windowLine(o.Progress, "window %d/%d: train jobs %d:%d, test jobs %d:%d\n", k, windows, wo.Jobs.From, wo.Jobs.Cut, wo.Jobs.Cut, wo.Jobs.To)
+		wo.Progress = NewProgress(o.Progress.w, o.Progress.terminal)
+		defer wo.Progress.Finish()
+	}
+	return Tune(ctx, wo)
+}
+
+// windowLine writes a line between the windows' progress.
+func windowLine(p *Progress, format string, args ...any) {
+	if p != nil && p.w != nil {
+		fmt.Fprintf(p.w, format, args...)
+	}
+}
+
+// finishedRun reads dir's run.json when the run there finished, else
+// returns nil.
+func finishedRun(dir string) (*RunMeta, error) {
+	var m RunMeta
+	err := readJSON(filepath.Join(dir, RunJSON), &m)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case m.Interrupted:
+		return nil, nil
+	}
+	return &m, nil
+}
+
+// sameWindow checks that a finished window's run is the one o would run.
+func sameWindow(m *RunMeta, o Options) error {
+	type id struct {
+		Policy, Split, TraceSHA256 string
+		Seed                       int64
+	}
+	want := id{o.Policy, o.splitText(), traceDigest(o.Trace), o.Settings.Seed}
+	got := id{m.Policy, m.Split, m.TraceSHA256, m.Seed}
+	if got != want {
+		return fmt.Errorf("--resume: %s holds policy %s, seed %d, split %q of trace %.12s; this run tunes policy %s, seed %d, split %q of trace %.12s",
+			filepath.Join(o.Dir, RunJSON), got.Policy, got.Seed, got.Split, got.TraceSHA256, want.Policy, want.Seed, want.Split, want.TraceSHA256)
+	}
+	return nil
+}
+
+// summarize reads the finished windows' run directories (bounds cut their
+// blocks) into the summary.
+func summarize(o Options, windows int, bounds []int, interrupted bool) (*WindowsSummary, error) {
+	s := &WindowsSummary{
+		Policy:      o.Policy,
+		Trace:       o.TraceName,
+		TraceSHA256: traceDigest(o.Trace),
+		Seed:        o.Settings.Seed,
+		Jobs:        len(o.Trace.Jobs),
+		Windows:     windows,
+		Scores:      WindowScores,
+		PerWindow:   []Window{},
+		Interrupted: interrupted,
+	}
+	for k := 1; k+1 < len(bounds); k++ {
+		w, err := readWindow(o, k, bounds)
+		if err != nil {
+			return nil, err
+		}
+		s.PerWindow = append(s.PerWindow, w)
+	}
+	if len(s.PerWindow) > 0 {
+		for _, p := range s.PerWindow[0].Presets {
+			s.Presets = append(s.Presets, p.Name)
+		}
+	}
+	if !interrupted {
+		s.Mean, s.SD = windowStats(s.PerWindow, s.Presets)
+	}
+	return s, nil
+}
+
+// readWindow is window k's entry, from its run.json and front.json.
+func readWindow(o Options, k int, bounds []int) (Window, error) {
+	dir := WindowDir(k)
+	m, f, err := LoadRun(filepath.Join(o.Dir, dir))
+	if err != nil {
+		return Window{}, err
+	}
+	w := Window{
+		K:                k,
+		Dir:              dir,
+		Train:            block(o.Trace.Jobs, bounds[k-1], bounds[k]),
+		Test:             block(o.Trace.Jobs, bounds[k], bounds[k+1]),
+		Evaluations:      m.Evaluations,
+		Generations:      m.Generations,
+		TrainHypervolume: m.Hypervolume["train"],
+		TestHypervolume:  m.Hypervolume["test"],
+		References:       map[string]map[string]float64{},
+	}
+	for _, ch := range m.Presets {
+		p := Pick{Name: ch.Name, Row: ch.Row, Feasible: ch.Feasible}
+		if ch.Row >= 0 && ch.Row < len(f.Solutions) && f.Solutions[ch.Row].Test != nil {
+			if p.Test, err = scoreMap(*f.Solutions[ch.Row].Test); err != nil {
+				return Window{}, err
+			}
+		}
+		w.Presets = append(w.Presets, p)
+	}
+	for name, r := range m.References {
+		if r.Test == nil {
+			continue
+		}
+		if w.References[name], err = scoreMap(*r.Test); err != nil {
+			return Window{}, err
+		}
+	}
+	return w, nil
+}
+
+// block describes jobs [i, j).
+func block(jobs []datasets.Job, i, j int) Block {
+	return Block{FromJob: i, ToJob: j, FromS: jobs[i].Submit, ToS: jobs[j-1].Submit, SHA256: jobsDigest(jobs[i:j])}
+}
+
+// scoreMap is the WindowScores of sc.
+func scoreMap(sc objectives.Scores) (map[string]float64, error) {
+	m := make(map[string]float64, len(WindowScores))
+	for _, name := range WindowScores {
+		v, err := sc.Get(name)
+		if err != nil {
+			return nil, err
+		}
+		m[name] = v
+	}
+	return m, nil
+}
+
+// windowStats are the mean and sample standard deviation of the windows'
+// test hypervolumes and of each preset's picks' test scores (over the
+// windows where the preset picked a solution; the standard deviation of
+// fewer than two values is 0).
+func windowStats(ws []Window, presets []string) (mean, sd *WindowStats) {
+	mean, sd = &WindowStats{}, &WindowStats{}
+	hv := make([]float64, len(ws))
+	for i, w := range ws {
+		hv[i] = w.TestHypervolume
+	}
+	mean.TestHypervolume, sd.TestHypervolume = meanSD(hv)
+	for pi, name := range presets {
+		pm, ps := PickStats{Name: name, Test: map[string]float64{}}, PickStats{Name: name, Test: map[string]float64{}}
+		for _, score := range WindowScores {
+			var xs []float64
+			for _, w := range ws {
+				if pi < len(w.Presets) && w.Presets[pi].Test != nil {
+					xs = append(xs, w.Presets[pi].Test[score])
+				}
+			}
+			pm.Test[score], ps.Test[score] = meanSD(xs)
+		}
+		mean.Presets = append(mean.Presets, pm)
+		sd.Presets = append(sd.Presets, ps)
+	}
+	return mean, sd
+}
+
+// meanSD is the mean and sample standard deviation (n − 1) of xs, 0 for
+// what fewer values leave undefined.
+func meanSD(xs []float64) (mean, sd float64) {
+	if len(xs) == 0 {
+		return 0, 0
+	}
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	if len(xs) < 2 {
+		return mean, 0
+	}
+	ss := 0.0
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(ss / float64(len(xs)-1))
+}
+
+// writeSummary writes windows.json and windows.csv into dir, atomically.
+func writeSummary(dir string, s *WindowsSummary) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("tuner: %s: %w", WindowsJSON, err)
+	}
+	if err := writeFileAtomic(filepath.Join(dir, WindowsJSON), append(b, '\n')); err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Join(dir, WindowsCSV), func(f *os.File) error {
+		w := csv.NewWriter(f)
+		if err := w.WriteAll(s.Table()); err != nil {
+			return err
+		}
+		return w.Error()
+	})
+}
+
+// Table is windows.csv: a header, one row per window, then the rows mean
+// and sd (k column) with the test hypervolume and the picks' test scores.
+// Preset columns are PRESET.row, PRESET.feasible and PRESET.SCORE for each
+// of WindowScores; reference columns REFERENCE.SCORE (test block).
+func (s *WindowsSummary) Table() [][]string {
+	refs := s.referenceNames()
+	head := slices.Clone(windowColumns)
+	for _, p := range s.Presets {
+		head = append(head, p+".row", p+".feasible")
+		for _, sc := range s.Scores {
+			head = append(head, p+"."+sc)
+		}
+	}
+	for _, r := range refs {
+		for _, sc := range s.Scores {
+			head = append(head, r+"."+sc)
+		}
+	}
+	rows := [][]string{head}
+	for _, w := range s.PerWindow {
+		row := []string{strconv.Itoa(w.K), itoa(w.Train.FromJob), itoa(w.Train.ToJob), itoa(w.Test.FromJob), itoa(w.Test.ToJob),
+			i64(w.Train.FromS), i64(w.Train.ToS), i64(w.Test.FromS), i64(w.Test.ToS), itoa(w.Evaluations), itoa(w.Generations),
+			ftoa(w.TrainHypervolume), ftoa(w.TestHypervolume)}
+		for _, p := range w.Presets {
+			row = append(row, itoa(p.Row), strconv.FormatBool(p.Feasible))
+			row = append(row, scoreCells(p.Test, s.Scores)...)
+		}
+		for _, r := range refs {
+			row = append(row, scoreCells(w.References[r], s.Scores)...)
+		}
+		rows = append(rows, row)
+	}
+	for _, st := range []struct {
+		name string
+		v    *WindowStats
+	}{{"mean", s.Mean}, {"sd", s.SD}} {
+		if st.v == nil {
+			continue
+		}
+		row := make([]string, len(head))
+		at := len(windowColumns)
+		row[0], row[at-1] = st.name, ftoa(st.v.TestHypervolume)
+		for _, p := range st.v.Presets {
+			copy(row[at+2:], scoreCells(p.Test, s.Scores))
+			at += 2 + len(s.Scores)
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// windowColumns are the first columns of windows.csv; the last is the
+// test hypervolume.
+var windowColumns = []string{"k", "train_from_job", "train_to_job", "test_from_job", "test_to_job",
+	"train_from_s", "train_to_s", "test_from_s", "test_to_s", "evaluations", "generations",
+	"train_hypervolume", "test_hypervolume"}
+
+// referenceNames are the references of the windows, sorted.
+func (s *WindowsSummary) referenceNames() []string {
+	var names []string
+	for _, w := range s.PerWindow {
+		for r := range w.References {
+			if !slices.Contains(names, r) {
+				names = append(names, r)
+			}
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+func scoreCells(m map[string]float64, scores []string) []string {
+	out := make([]string, len(scores))
+	for i, sc := range scores {
+		if v, ok := m[sc]; ok {
+			out[i] = ftoa(v)
+		}
+	}
+	return out
+}
+
+func itoa(i int) string     { return strconv.Itoa(i) }
+func i64(i int64) string    { return strconv.FormatInt(i, 10) }
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// WriteText writes the summary as a short table: per window its test
+// jobs, test hypervolume and each preset pick's test qos_p90 / off
+// node-seconds / reconfigurations, then the line of means ± standard
+// deviations.
+func (s *WindowsSummary) WriteText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "k\ttest jobs\ttest HV\t%s\n", strings.Join(s.Presets, "\t"))
+	for _, win := range s.PerWindow {
+		fmt.Fprintf(tw, "%d\t%d:%d\t%.4f", win.K, win.Test.FromJob, win.Test.ToJob, win.TestHypervolume)
+		for _, p := range win.Presets {
+			cell := "-"
+			if p.Test != nil {
+				cell = fmt.Sprintf("%.4g / %.4g / %.4g", p.Test[objectives.QoSP90], p.Test[objectives.OffNodeSeconds], p.Test[objectives.Reconfigurations])
+			}
+			if !p.Feasible {
+				cell += " (infeasible)"
+			}
+			fmt.Fprintf(tw, "\t%s", cell)
+		}
+		fmt.Fprintln(tw)
+	}
+	if s.Mean != nil && s.SD != nil {
+		fmt.Fprintf(tw, "mean ± sd\t\t%.4f ± %.4f", s.Mean.TestHypervolume, s.SD.TestHypervolume)
+		for i, p := range s.Mean.Presets {
+			q := s.SD.Presets[i].Test
+			fmt.Fprintf(tw, "\t%.4g ± %.2g / %.4g ± %.2g / %.4g ± %.2g",
+				p.Test[objectives.QoSP90], q[objectives.QoSP90], p.Test[objectives.OffNodeSeconds], q[objectives.OffNodeSeconds],
+				p.Test[objectives.Reconfigurations], q[objectives.Reconfigurations])
+		}
+		fmt.Fprintln(tw)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "each preset: test qos_p90 / off node-seconds / reconfigurations of its pick")
+	return err
+}
