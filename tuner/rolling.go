@@ -493,8 +493,8 @@ func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // WriteText writes the summary as a short table: per window its test
 // jobs, test hypervolume and each preset pick's test qos_p90 / off
-// node-seconds / reconfigurations, then the line of means ± standard
-// deviations.
+// node-seconds / reconfigurations, then the rows of their means and
+// standard deviations across the windows.
 func (s *WindowsSummary) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "k\ttest jobs\ttest HV\t%s\n", strings.Join(s.Presets, "\t"))
@@ -503,7 +503,7 @@ func (s *WindowsSummary) WriteText(w io.Writer) error {
 		for _, p := range win.Presets {
 			cell := "-"
 			if p.Test != nil {
-				cell = fmt.Sprintf("%.4g / %.4g / %.4g", p.Test[objectives.QoSP90], p.Test[objectives.OffNodeSeconds], p.Test[objectives.Reconfigurations])
+				cell = pickCell(p.Test)
 			}
 			if !p.Feasible {
 				cell += " (infeasible)"
@@ -512,13 +512,16 @@ func (s *WindowsSummary) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintln(tw)
 	}
-	if s.Mean != nil && s.SD != nil {
-		fmt.Fprintf(tw, "mean ± sd\t\t%.4f ± %.4f", s.Mean.TestHypervolume, s.SD.TestHypervolume)
-		for i, p := range s.Mean.Presets {
-			q := s.SD.Presets[i].Test
-			fmt.Fprintf(tw, "\t%.4g ± %.2g / %.4g ± %.2g / %.4g ± %.2g",
-				p.Test[objectives.QoSP90], q[objectives.QoSP90], p.Test[objectives.OffNodeSeconds], q[objectives.OffNodeSeconds],
-				p.Test[objectives.Reconfigurations], q[objectives.Reconfigurations])
+	for _, st := range []struct {
+		name string
+		v    *WindowStats
+	}{{"mean", s.Mean}, {"sd", s.SD}} {
+		if st.v == nil {
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t\t%.4f", st.name, st.v.TestHypervolume)
+		for _, p := range st.v.Presets {
+			fmt.Fprintf(tw, "\t%s", pickCell(p.Test))
 		}
 		fmt.Fprintln(tw)
 	}
@@ -527,4 +530,9 @@ func (s *WindowsSummary) WriteText(w io.Writer) error {
 	}
 	_, err := fmt.Fprintln(w, "each preset: test qos_p90 / off node-seconds / reconfigurations of its pick")
 	return err
+}
+
+// pickCell is "qos_p90 / off node-s / reconfigurations".
+func pickCell(m map[string]float64) string {
+	return fmt.Sprintf("%.3g / %.3g / %.0f", m[objectives.QoSP90], m[objectives.OffNodeSeconds], m[objectives.Reconfigurations])
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -41,6 +42,16 @@ writes the front so far; --resume continues to exactly the front an
 uninterrupted run gives. The same seed gives the same front whatever
 --workers is.
 
+--windows K (K ≥ 2) is rolling-origin validation instead of one holdout:
+the jobs are cut into K+1 consecutive blocks of equal job counts and
+window k tunes on block k-1 and tests on block k, each an ordinary run in
+RUN_DIR/window-k with the same seed (ecotune report RUN_DIR/window-k works).
+RUN_DIR/windows.json and windows.csv hold every window's test hypervolume,
+the presets' picks' test scores, always-on's and the oracle's, and their
+mean and standard deviation across windows; the command prints them as a
+table (--json: windows.json). Ctrl-C and --resume work as for one run:
+finished windows are kept.
+
 With no arguments it tunes hgfs on the embedded default trace with a budget
 that finishes in about a minute on two cores.
 
@@ -48,13 +59,14 @@ Examples:
   ecotune tune
   ecotune tune --trace SDSC-SP2-1998-4.2-cln.swf.gz --policy idle-timeout --generations 50
   ecotune tune --constraint 'qos_p90<=always_on+0.1' --preset 'sla=qos_p90<=always_on+0.5'
-  ecotune tune -o runs/x --resume`
+  ecotune tune -o runs/x --resume
+  ecotune tune --windows 3 --evaluations 300`
 
 func tuneCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "tune",
 		Usage:       "NSGA-II / genetic-fuzzy search, holdout, front",
-		UsageText:   "ecotune tune [--trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--train 0.7] [--scheduler easy|fcfs] [--cluster FILE] [-o DIR] [--resume] [--force] [--json]",
+		UsageText:   "ecotune tune [--trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--train 0.7 | --windows K] [--scheduler easy|fcfs] [--cluster FILE] [-o DIR] [--resume] [--force] [--json]",
 		Description: tuneHelp,
 		Flags: append(traceFlags(),
 			&cli.StringFlag{Name: "policy", Aliases: []string{"p"}, Value: "hgfs", Usage: "policy to tune (see `ecotune policies`)"},
@@ -69,6 +81,7 @@ func tuneCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "constraint", Usage: "bound on a score: NAME<=B, NAME>=B, NAME<=always_on+D (repeatable)"},
 			&cli.StringSliceFlag{Name: "preset", Usage: "NAME=CONSTRAINT or knee, replacing the defaults (repeatable)"},
 			&cli.Float64Flag{Name: "train", Value: 0.7, Usage: "chronological train fraction of the jobs (1: no test split)"},
+			&cli.IntFlag{Name: "windows", Usage: "rolling-origin validation over K ≥ 2 windows of consecutive jobs instead of one --train split (0: off)"},
 			&cli.StringFlag{Name: "scheduler", Value: sim.EASY, Usage: "easy or fcfs"},
 			&cli.StringFlag{Name: "cluster", Usage: "cluster file (default: from the trace header, ESCS power model)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "run directory (default runs/POLICY-TRACE-seedSEED)"},
@@ -91,6 +104,9 @@ func runTune(c *cli.Context) error {
 	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if c.Int("windows") != 0 {
+		return runWindows(ctx, c, o)
+	}
 	out, err := tuner.Tune(ctx, o)
 	if o.Progress != nil {
 		o.Progress.Finish()
@@ -124,6 +140,37 @@ func runTune(c *cli.Context) error {
 	return err
 }
 
+// runWindows is `tune --windows K`: rolling-origin validation.
+func runWindows(ctx context.Context, c *cli.Context, o tuner.Options) error {
+	out, err := tuner.TuneWindows(ctx, o, c.Int("windows"))
+	if o.Progress != nil {
+		o.Progress.Finish()
+	}
+	if err != nil {
+		return err
+	}
+	if !c.Bool("no-report") {
+		for _, w := range out.Summary.PerWindow {
+			dir := filepath.Join(o.Dir, w.Dir)
+			if _, err := reports.Write(dir, reports.Options{Force: true}); err != nil {
+				return fmt.Errorf("tune: window %d is in %s, but its report failed: %w", w.K, dir, err)
+			}
+		}
+	}
+	if out.Interrupted {
+		fmt.Fprintf(c.App.ErrWriter, "interrupted in window %d/%d after generation %d; continue with: ecotune tune ... --windows %d -o %s --resume\n",
+			out.Window, out.Summary.Windows, out.Generations, out.Summary.Windows, o.Dir)
+	}
+	if c.Bool("json") {
+		return json.NewEncoder(c.App.Writer).Encode(out.Summary)
+	}
+	if err := out.Summary.WriteText(c.App.Writer); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(c.App.Writer, o.Dir)
+	return err
+}
+
 // warnInfeasible tells which presets no solution meets, offering the
 // relative form.
 func warnInfeasible(c *cli.Context, m *tuner.RunMeta) {
@@ -140,6 +187,12 @@ func warnInfeasible(c *cli.Context, m *tuner.RunMeta) {
 // tuneOptions turns the flags into tuner.Options.
 func tuneOptions(c *cli.Context) (tuner.Options, error) {
 	var o tuner.Options
+	switch w := c.Int("windows"); {
+	case w < 0 || w == 1:
+		return o, fmt.Errorf("tune: --windows %d: rolling-origin validation needs at least 2 windows (0 turns it off; one window is the plain --train holdout)", w)
+	case w >= 2 && c.IsSet("train"):
+		return o, fmt.Errorf("tune: --train and --windows %d exclude each other: the windows fix the split (each trains on one of %d equal blocks of jobs and tests on the next)", w, w+1)
+	}
 	tr, err := loadTrace(c)
 	if err != nil {
 		return o, err
