@@ -43,9 +43,10 @@ uninterrupted run gives. The same seed gives the same front whatever
 --workers is.
 
 --windows K (K ≥ 2) is rolling-origin validation instead of one holdout:
-the jobs are cut into K+1 consecutive blocks of equal job counts and
-window k tunes on block k-1 and tests on block k, each an ordinary run in
-RUN_DIR/window-k with the same seed (ecotune report RUN_DIR/window-k works).
+the jobs are cut into K+1 consecutive blocks of equal job counts (to one
+job) and window k tunes on block k-1 and tests on block k, each an
+ordinary run in RUN_DIR/window-k with the same seed (ecotune report
+RUN_DIR/window-k works).
 RUN_DIR/windows.json and windows.csv hold every window's test hypervolume,
 the presets' picks' test scores, always-on's and the oracle's, and their
 mean and standard deviation across windows; the command prints them as a
@@ -158,8 +159,11 @@ func runWindows(ctx context.Context, c *cli.Context, o tuner.Options) error {
 		}
 	}
 	if out.Interrupted {
-		fmt.Fprintf(c.App.ErrWriter, "interrupted in window %d/%d after generation %d; continue with: ecotune tune ... --windows %d -o %s --resume\n",
-			out.Window, out.Summary.Windows, out.Generations, out.Summary.Windows, o.Dir)
+		where := fmt.Sprintf("in window %d/%d after generation %d", out.Window, out.Summary.Windows, out.Generations)
+		if out.Generations < 0 {
+			where = fmt.Sprintf("before window %d/%d", out.Window, out.Summary.Windows)
+		}
+		fmt.Fprintf(c.App.ErrWriter, "interrupted %s; continue with: ecotune tune ... --windows %d -o %s --resume\n", where, out.Summary.Windows, o.Dir)
 	}
 	if c.Bool("json") {
 		return json.NewEncoder(c.App.Writer).Encode(out.Summary)
