@@ -23,7 +23,8 @@ import (
 // pick (absolute on NASA-iPSC, relative to always-on on SDSC-SP2, chosen
 // on the train split). The table goes to the log and to
 // ECOTUNE_COMPARE_OUT if set; ECOTUNE_POLICIES and ECOTUNE_TRACES (e.g.
-// "NASA,SDSC") narrow it. It asserts nothing about who wins: the
+// "NASA,SDSC") narrow it, ECOTUNE_SEED (default 1) seeds every search
+// and ECOTUNE_POPULATION (default 16) sets the population per island. It asserts nothing about who wins: the
 // figures are reported as measured.
 func TestCompareBaselines(t *testing.T) {
 	if os.Getenv("ECOTUNE_LONG") == "" {
@@ -33,6 +34,20 @@ func TestCompareBaselines(t *testing.T) {
 	if s := os.Getenv("ECOTUNE_BUDGET"); s != "" {
 		var err error
 		if budget, err = strconv.Atoi(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seed := int64(1)
+	if s := os.Getenv("ECOTUNE_SEED"); s != "" {
+		var err error
+		if seed, err = strconv.ParseInt(s, 10, 64); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pop := 16
+	if s := os.Getenv("ECOTUNE_POPULATION"); s != "" {
+		var err error
+		if pop, err = strconv.Atoi(s); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -48,7 +63,7 @@ func TestCompareBaselines(t *testing.T) {
 		{"SDSC-SP2-1998-4.2-cln.swf.gz", "qos0.1=qos_p90<=always_on+0.1"},
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "budget %d evaluations per policy, population 16 x 2 islands, seed 1, EASY, 70/30\n\n", budget)
+	fmt.Fprintf(&b, "budget %d evaluations per policy, population %d x 2 islands, seed %d, EASY, 70/30\n\n", budget, pop, seed)
 	fmt.Fprintln(&b, "| trace | policy | evals | front | train HV | test HV | qos0.1 | pick train qos_p90 | pick test qos_p90 | pick test off_node_s | pick test reconfigs |")
 	fmt.Fprintln(&b, "|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, tc := range traces {
@@ -73,7 +88,7 @@ func TestCompareBaselines(t *testing.T) {
 				TraceName: name,
 				Sim:       sim.Options{Scheduler: sim.EASY},
 				Presets:   []tuner.Preset{preset},
-				Settings:  tuner.Settings{Population: 16, Islands: 2, MigrationEvery: 5, Generations: 200, Evaluations: budget, Seed: 1},
+				Settings:  tuner.Settings{Population: pop, Islands: 2, MigrationEvery: 5, Generations: 200, Evaluations: budget, Seed: seed},
 				Dir:       filepath.Join(t.TempDir(), pol),
 			})
 			if err != nil {
