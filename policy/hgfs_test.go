@@ -6,11 +6,34 @@ import (
 	"testing"
 )
 
-// The untuned hgfs on hand-made Views of 8 one-slot nodes at 10:16:40 UTC
-// (hour 10, next hour at +3000 s). Template inputs are fractions of the 8
-// slots; labels low/medium/high have centres 0, 0.3, 0.6 (demand,
-// hour_load) and 0, 0.5, 1 (utilisation); spare labels none…most have
-// centres 0, 0.0625, 0.125, 0.1875, 0.25 of 8 slots.
+// wideHGFS is hgfs with the template's rules and a spare range of 25 % of
+// the cluster, so that on the tests' 8 nodes each label means a different
+// number of spare slots.
+func wideHGFS(t *testing.T, kv ...string) Policy {
+	t.Helper()
+	s, err := Lookup("hgfs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseSet(s, kv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Fuzzy = HGFSTemplate()
+	c.Fuzzy.Output.Max = 0.25
+	p, err := s.New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// hgfs with the template's rules, spare range 25 % (wideHGFS), on
+// hand-made Views of 8 one-slot nodes at 10:16:40 UTC (hour 10, next hour
+// at +3000 s). Inputs are fractions of the 8 slots; labels
+// low/medium/high have centres 0, 0.3, 0.6 (demand, hour_load) and 0,
+// 0.5, 1 (utilisation); spare labels none…most have centres 0, 0.0625,
+// 0.125, 0.1875, 0.25 of 8 slots.
 func TestHGFSTemplateDecisions(t *testing.T) {
 	const now = 100*86400 + 10*3600 + 1000
 	const nextHour = now + 2600
@@ -60,7 +83,7 @@ func TestHGFSTemplateDecisions(t *testing.T) {
 			v := mkView(now, tt.nodes, nil)
 			v.HourlySlots[10] = tt.hourly
 			v.Recent = tt.recent
-			d := decide(mustNew(t, "hgfs", "min_idle=600"), v)
+			d := decide(wideHGFS(t, "min_idle=600"), v)
 			if !slices.Equal(d.PowerOn, tt.wantOn) || !slices.Equal(offIDs(d), tt.wantOff) || d.Wake != tt.wantWake {
 				t.Errorf("on %v off %v wake %d; want on %v off %v wake %d", d.PowerOn, offIDs(d), d.Wake, tt.wantOn, tt.wantOff, tt.wantWake)
 			}
@@ -69,10 +92,11 @@ func TestHGFSTemplateDecisions(t *testing.T) {
 }
 
 // A learned system replaces the template: switching every rule to "most"
-// keeps 2 spare slots, so no idle node goes off.
+// of a 25 % range keeps 2 spare slots of 8, so no idle node goes off.
 func TestHGFSLearnedSystem(t *testing.T) {
 	const now = 100*86400 + 10*3600 + 1000
 	sys := HGFSTemplate()
+	sys.Output.Max = 0.25
 	for i := range sys.Rules {
 		sys.Rules[i].Then = 4
 	}
