@@ -175,9 +175,21 @@ func LoadTestSplit(m *tuner.RunMeta) (*datasets.Trace, error) {
 	return testSplit(tr, m.Split)
 }
 
-// LoadRunTrace reads the whole trace run.json names: the embedded default
-// when it names that, else the file at its path.
+// LoadRunTrace reads the whole trace of the run: the file run.json records
+// (trace_file, read as it was then; an error if its digest differs from
+// trace_sha256), else the embedded default when the run names it, else
+// the trace name as a path (runs written before trace_file existed).
 func LoadRunTrace(m *tuner.RunMeta) (*datasets.Trace, error) {
+	if m.TraceFile != "" {
+		tr, err := datasets.Open(m.TraceFile, datasets.ReadOptions{Format: m.TraceFormat, Lenient: m.TraceLenient})
+		if err != nil {
+			return nil, fmt.Errorf("reports: trace of the run: %w", err)
+		}
+		if d := tuner.TraceDigest(tr); m.TraceSHA256 != "" && d != m.TraceSHA256 {
+			return nil, fmt.Errorf("reports: trace of the run: %s has changed since the run (sha256 %s, run.json has %s)", m.TraceFile, d, m.TraceSHA256)
+		}
+		return tr, nil
+	}
 	if m.Trace == "" || m.Trace == datasets.DefaultName || strings.HasPrefix(m.Trace, "embedded") {
 		tr, err := datasets.Default()
 		if err != nil {

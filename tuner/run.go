@@ -50,21 +50,27 @@ type PresetChoice struct {
 
 // RunMeta is RUN_DIR/run.json.
 type RunMeta struct {
-	Command     []string             `json:"command"`
-	Version     string               `json:"version"`
-	Seed        int64                `json:"seed"`
-	Policy      string               `json:"policy"`
-	Trace       string               `json:"trace"`
-	TraceSHA256 string               `json:"trace_sha256"`
-	Split       string               `json:"split"` // e.g. "chronological jobs 0.7"
-	Cluster     sim.Cluster          `json:"cluster"`
-	Scheduler   string               `json:"scheduler"`
-	Evaluations int                  `json:"evaluations"`
-	WallSeconds float64              `json:"wall_seconds"`
-	Generations int                  `json:"generations"`
-	Hypervolume map[string]float64   `json:"hypervolume"` // "train", "test"
-	References  map[string]Reference `json:"references"`  // "always-on", "oracle", ...
-	Presets     []PresetChoice       `json:"presets"`
+	Command     []string `json:"command"`
+	Version     string   `json:"version"`
+	Seed        int64    `json:"seed"`
+	Policy      string   `json:"policy"`
+	Trace       string   `json:"trace"`
+	TraceSHA256 string   `json:"trace_sha256"`
+	// TraceFile is the file the trace was read from (absolute; empty for
+	// the embedded trace), TraceFormat and TraceLenient how it was read:
+	// what reports need to read it again.
+	TraceFile    string               `json:"trace_file,omitempty"`
+	TraceFormat  string               `json:"trace_format,omitempty"`
+	TraceLenient bool                 `json:"trace_lenient,omitempty"`
+	Split        string               `json:"split"` // e.g. "chronological jobs 0.7"
+	Cluster      sim.Cluster          `json:"cluster"`
+	Scheduler    string               `json:"scheduler"`
+	Evaluations  int                  `json:"evaluations"`
+	WallSeconds  float64              `json:"wall_seconds"`
+	Generations  int                  `json:"generations"`
+	Hypervolume  map[string]float64   `json:"hypervolume"` // "train", "test"
+	References   map[string]Reference `json:"references"`  // "always-on", "oracle", ...
+	Presets      []PresetChoice       `json:"presets"`
 
 	Objectives  []Objective           `json:"objectives,omitempty"`
 	Constraints []string              `json:"constraints,omitempty"` // as given, e.g. "qos_p90<=always_on+0.1"

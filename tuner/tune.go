@@ -19,16 +19,22 @@ import (
 
 // Options describe one tuning run of `ecotune tune`.
 type Options struct {
-	Policy      string
-	Trace       *datasets.Trace
-	TraceName   string       // as the user named it, for run.json
-	Train       float64      // chronological train fraction of the jobs; default 0.7, 1 = no test split
-	Jobs        *JobSplit    // when set, splits by job index instead of Train (TuneWindows sets it)
-	Cluster     *sim.Cluster // nil: sim.ClusterFromTrace
-	Sim         sim.Options
-	Objectives  []Objective  // default DefaultObjectives
-	Constraints []Constraint // on the train split
-	Presets     []Preset     // default DefaultPresets
+	Policy    string
+	Trace     *datasets.Trace
+	TraceName string // as the user named it, for run.json
+	// TraceFile, TraceFormat and TraceLenient say where and how Trace was
+	// read (datasets.Open), for run.json; TraceFile is empty for the
+	// embedded trace.
+	TraceFile    string
+	TraceFormat  string
+	TraceLenient bool
+	Train        float64      // chronological train fraction of the jobs; default 0.7, 1 = no test split
+	Jobs         *JobSplit    // when set, splits by job index instead of Train (TuneWindows sets it)
+	Cluster      *sim.Cluster // nil: sim.ClusterFromTrace
+	Sim          sim.Options
+	Objectives   []Objective  // default DefaultObjectives
+	Constraints  []Constraint // on the train split
+	Presets      []Preset     // default DefaultPresets
 	// MaxFront caps the front kept (the members adding the most train
 	// hypervolume, greedily); default max(100, 2 × population).
 	MaxFront int
@@ -312,6 +318,7 @@ func runMeta(o Options, prob *PolicyProblem, res *Result, front *Front, refs map
 		Policy:      o.Policy,
 		Trace:       o.TraceName,
 		TraceSHA256: traceDigest(o.Trace),
+		TraceFile:   o.TraceFile, TraceFormat: o.TraceFormat, TraceLenient: o.TraceLenient,
 		Split:       o.splitText(),
 		Cluster:     *o.Cluster,
 		Scheduler:   o.Sim.Scheduler,
@@ -393,6 +400,11 @@ func (s Solution) on(split string) *objectives.Scores {
 
 // traceDigest is the SHA-256 of the trace's single source file, or of its
 // canonical jobs when it has several sources or none recorded.
+// TraceDigest is the trace's SHA-256 as run.json records it
+// (trace_sha256): its source file's when it was read from one file, else
+// one over its jobs.
+func TraceDigest(tr *datasets.Trace) string { return traceDigest(tr) }
+
 func traceDigest(tr *datasets.Trace) string {
 	if len(tr.Meta.Sources) == 1 && tr.Meta.Sources[0].SHA256 != "" {
 		return tr.Meta.Sources[0].SHA256

@@ -229,6 +229,13 @@ func tuneOptions(c *cli.Context) (tuner.Options, error) {
 	o.Policy = c.String("policy")
 	o.Trace = tr
 	o.TraceName = traceName(c, tr)
+	if path := c.String("trace"); path != "" {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return o, fmt.Errorf("tune: trace %s: %w", path, err)
+		}
+		o.TraceFile, o.TraceFormat, o.TraceLenient = abs, c.String("format"), c.Bool("lenient")
+	}
 	o.Train = c.Float64("train")
 	o.Sim = sim.Options{Scheduler: c.String("scheduler")}
 	o.Objectives = objs

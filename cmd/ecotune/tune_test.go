@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -60,5 +62,68 @@ func TestTuneErrors(t *testing.T) {
 		if _, err := runApp(t, args...); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: error %v, want one mentioning %q", tc.args, err, tc.want)
 		}
+	}
+}
+
+// TestTuneReportOwnTrace tunes on a site's own log (not the embedded
+// trace's name) from another directory, so the report must find the file
+// through run.json's trace_file; after the file changes, `report` refuses
+// to describe the run with it.
+func TestTuneReportOwnTrace(t *testing.T) {
+	src, err := filepath.Abs(testTrace(t, "NASA-iPSC-1993-3.1-cln.swf.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := filepath.Join(t.TempDir(), "site.swf")
+	writeHead(t, src, site, 2500)
+	t.Chdir(t.TempDir())
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, err := runApp(t, "tune", "--trace", site, "--policy", "idle-timeout", "--population", "4", "--islands", "1",
+		"--generations", "1", "-o", dir); err != nil {
+		t.Fatal(err)
+	}
+	meta, _, err := tuner.LoadRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta.Trace != "site" || meta.TraceFile != site {
+		t.Errorf("run.json: trace %q, trace_file %q; want \"site\" and %q", meta.Trace, meta.TraceFile, site)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "report", reports.ReportHTML)); err != nil {
+		t.Fatal(err)
+	}
+	writeHead(t, src, site, 2400)
+	if _, err := runApp(t, "report", dir); err == nil || !strings.Contains(err.Error(), "has changed since the run") {
+		t.Errorf("report after the trace changed: %v, want a refusal", err)
+	}
+}
+
+// writeHead writes the header and first n jobs of the gzipped SWF log src
+// to dst.
+func writeHead(t *testing.T, src, dst string, n int) {
+	t.Helper()
+	f, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	sc := bufio.NewScanner(zr)
+	for sc.Scan() && n > 0 {
+		line := sc.Text()
+		if !strings.HasPrefix(line, ";") {
+			n--
+		}
+		b.WriteString(line + "\n")
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
