@@ -7,8 +7,9 @@ type bitset []uint64
 
 func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
 
-func (b bitset) set(i int)   { b[i>>6] |= 1 << (uint(i) & 63) }
-func (b bitset) clear(i int) { b[i>>6] &^= 1 << (uint(i) & 63) }
+func (b bitset) set(i int)      { b[i>>6] |= 1 << (uint(i) & 63) }
+func (b bitset) clear(i int)    { b[i>>6] &^= 1 << (uint(i) & 63) }
+func (b bitset) has(i int) bool { return b[i>>6]&(1<<(uint(i)&63)) != 0 }
 
 // next returns the smallest member ≥ i, or -1.
 func (b bitset) next(i int) int {

@@ -13,7 +13,7 @@ import "github.com/ecotune/ecotune/policy"
 // out of place. A state change thus costs O(1) and no pointer is chased.
 type idleList struct {
 	nodes    []int   // node IDs; gone entries hold noNode
-	pos      []int32 // per node: its index in nodes, or noNode when not Idle
+	pos      []int32 // per Idle node: its index in nodes (stale otherwise)
 	gone     int     // gone entries in nodes
 	sorted   bool    // the live entries are in (IdleSince, ID) order
 	lastTime int64   // IdleSince and ID of the entry appended last
@@ -48,12 +48,6 @@ func (l *idleList) add(i int, now int64) {
 	l.nodes[k] = i
 }
 
-// drop marks node i gone; the caller adds it to l.gone.
-func (l *idleList) drop(i int) {
-	l.nodes[l.pos[i]] = noNode
-	l.pos[i] = noNode
-}
-
 // reserveIdle makes room in the list for k more nodes (k ≤ nodes).
 func (s *Simulator) reserveIdle(k int) {
 	if l := &s.st.idleList; cap(l.nodes)-len(l.nodes) < k {
@@ -74,8 +68,8 @@ func (s *Simulator) enterIdle(i int) {
 // leaveIdle records that node i left the Idle state.
 func (s *Simulator) leaveIdle(i int) {
 	st := &s.st
+	st.idleList.nodes[st.idleList.pos[i]] = noNode
 	st.view.IdleNodes--
-	st.idleList.drop(i)
 	st.idleList.gone++
 }
 
@@ -85,19 +79,23 @@ func (s *Simulator) squeezeIdle() {
 	if l.gone == 0 && l.sorted {
 		return
 	}
-	live := l.nodes[:0]
-	for _, i := range l.nodes {
+	nodes, pos := l.nodes, l.pos
+	n := 0
+	for _, i := range nodes {
 		if i != noNode {
-			live = append(live, i)
+			nodes[n] = i
+			pos[i] = int32(n)
+			n++
 		}
 	}
+	l.nodes, l.gone = nodes[:n], 0
 	if !l.sorted {
-		s.sortIdle(live)
+		s.sortIdle(l.nodes)
+		for k, i := range l.nodes {
+			pos[i] = int32(k)
+		}
+		l.sorted = true
 	}
-	for k, i := range live {
-		l.pos[i] = int32(k)
-	}
-	l.nodes, l.gone, l.sorted = live, 0, true
 }
 
 // sortIdle sorts nearly sorted idle nodes by (IdleSince, ID).

@@ -18,7 +18,6 @@ func (s *Simulator) resetNodes() {
 			ID: i, Name: s.names[i], Group: int(g), State: policy.Idle,
 			Since: s.tIni, IdleSince: s.tIni, Slots: int(s.nodeSlots[i]), LastFailed: policy.NoTime,
 		}
-		st.free[i] = s.nodeSlots[i]
 		st.freeSet.set(i)
 		st.avail += int(s.nodeSlots[i])
 		st.acct[g].inState[policy.Idle]++
@@ -110,12 +109,10 @@ func viewPowered(s policy.NodeState) int {
 // caller keeps st.avail and st.changed.
 func (s *Simulator) takeSlots(i int, k int32) {
 	st := &s.st
-	f := st.free[i] - k
-	st.free[i] = f
-	if f == 0 {
+	n := &st.view.Nodes[i]
+	if n.BusySlots+int(k) == n.Slots {
 		st.freeSet.clear(i)
 	}
-	n := &st.view.Nodes[i]
 	if n.BusySlots == 0 {
 		s.idleToBusy(n, i)
 	}
@@ -128,20 +125,18 @@ func (s *Simulator) takeSlots(i int, k int32) {
 // loop calls nothing.
 func (s *Simulator) release(al *allocation) {
 	st := &s.st
-	free, nodes, l := st.free, st.view.Nodes, &st.idleList
+	nodes, fs, l := st.view.Nodes, st.freeSet, &st.idleList
 	now := st.now
 	s.reserveIdle(len(al.nodes))
 	idle := 0
 	for x, i := range al.nodes {
-		k := al.counts[x]
-		f := free[i]
-		if f == 0 {
-			st.freeSet.set(i)
-		}
-		free[i] = f + k
+		k := int(al.counts[x])
 		n := &nodes[i]
-		if n.BusySlots -= int(k); n.BusySlots == 0 { // Busy → Idle
-			st.acct[s.nodeGroup[i]].sec[policy.Busy] += now - n.Since
+		if n.BusySlots == n.Slots {
+			fs.set(i)
+		}
+		if n.BusySlots -= k; n.BusySlots == 0 { // Busy → Idle
+			st.acct[n.Group].sec[policy.Busy] += now - n.Since
 			n.State, n.Since, n.IdleSince = policy.Idle, now, now
 			l.add(i, now)
 			idle++
@@ -214,7 +209,6 @@ func (s *Simulator) bootDone(i int) {
 	st := &s.st
 	st.view.Nodes[i].SleepLevel = 0
 	s.setState(i, policy.Idle)
-	st.free[i] = s.nodeSlots[i]
 	st.freeSet.set(i)
 	st.avail += int(s.nodeSlots[i])
 	st.schedule = true
@@ -249,8 +243,7 @@ func (s *Simulator) shutdown(i, level int) {
 	a.offs[level]++
 	st.res.Shutdowns++
 	st.freeSet.clear(i)
-	st.avail -= int(st.free[i])
-	st.free[i] = 0
+	st.avail -= int(s.nodeSlots[i]) // an Idle node has every slot free
 	st.level[i] = int32(level)
 	s.setState(i, policy.ShuttingDown)
 	s.pushTransition(dur, int32(i), evShutdownDone)

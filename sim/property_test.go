@@ -124,13 +124,17 @@ func (s *Simulator) checkInvariants() error {
 			return fmt.Errorf("node %d: %d busy slots, jobs hold %d, has %d", i, n.BusySlots, perNode[i], n.Slots)
 		}
 		up := n.State == policy.Idle || n.State == policy.Busy
-		if up && int(st.free[i])+n.BusySlots != n.Slots || !up && st.free[i] != 0 {
-			return fmt.Errorf("node %d (%v): %d free, %d busy of %d", i, n.State, st.free[i], n.BusySlots, n.Slots)
+		free := 0
+		if up {
+			free = n.Slots - n.BusySlots
+		}
+		if st.freeSet.has(i) != (free > 0) {
+			return fmt.Errorf("node %d (%v): %d busy of %d, in the free set: %v", i, n.State, n.BusySlots, n.Slots, st.freeSet.has(i))
 		}
 		if (n.State == policy.Busy) != (n.BusySlots > 0) {
 			return fmt.Errorf("node %d is %v with %d busy slots", i, n.State, n.BusySlots)
 		}
-		avail += int(st.free[i])
+		avail += free
 		powered += viewPowered(n.State) * n.Slots
 		if n.State == policy.Booting {
 			booting += n.Slots

@@ -85,8 +85,7 @@ type state struct {
 	queue     seqList[policy.QueuedJob]
 	running   seqList[policy.RunningJob]
 	ends      []endEntry // EASY: running jobs and boots by estimated end, latest first
-	free      []int32    // free slots of each node (Idle or Busy)
-	freeSet   bitset     // Idle or Busy nodes with a free slot
+	freeSet   bitset     // Idle or Busy nodes with a free slot (Slots − BusySlots in the view)
 	idleList  idleList   // Idle nodes by IdleSince, then ID
 	avail     int        // Σ free over Idle and Busy nodes
 	level     []int32    // sleep level a shutting-down node is entering
@@ -224,7 +223,6 @@ func (s *Simulator) allocState() {
 	n := len(s.nodeSlots)
 	st.view.Groups = s.groups
 	st.view.Nodes = make([]policy.NodeView, n)
-	st.free = make([]int32, n)
 	st.freeSet = newBitset(n)
 	st.idleList = newIdleList(n)
 	st.level = make([]int32, n)

@@ -195,7 +195,7 @@ func (s *Simulator) start(qi int) {
 	st := &s.st
 	j := st.queue.key(qi)
 	info := &s.jobs[j]
-	al := s.takeAllocation(min(int(info.slots), len(st.free)))
+	al := s.takeAllocation(min(int(info.slots), len(st.view.Nodes)))
 	need := info.slots
 	if st.placer != nil {
 		need = s.placeByPolicy(qi, &al, need)
@@ -229,12 +229,12 @@ func (s *Simulator) start(qi int) {
 }
 
 // takeLowest takes need slots on the nodes with free slots, lowest-numbered
-// first, as many as each node has free; Idle nodes turn Busy. al has room
-// for every node (one slot each at least). It runs for every node of every
-// job, so the loop calls nothing.
+// first, as many as each node has free (Slots − BusySlots); Idle nodes
+// turn Busy. al has room for every node (one slot each at least). It runs
+// for every node of every job, so the loop calls nothing.
 func (s *Simulator) takeLowest(al *allocation, need int32) {
 	st := &s.st
-	free, nodes, fs := st.free, st.view.Nodes, st.freeSet
+	nodes, fs, now := st.view.Nodes, st.freeSet, st.now
 	idle, pos := st.idleList.nodes, st.idleList.pos
 	m := len(al.nodes)
 	an, ac := al.nodes[:cap(al.nodes)], al.counts[:cap(al.counts)]
@@ -242,18 +242,17 @@ func (s *Simulator) takeLowest(al *allocation, need int32) {
 	for w := 0; w < len(fs) && need > 0; w++ {
 		for word := fs[w]; word != 0 && need > 0; word &= word - 1 {
 			i := w<<6 + bits.TrailingZeros64(word)
-			f := free[i]
+			n := &nodes[i]
+			f := int32(n.Slots - n.BusySlots)
 			k := min(f, need)
 			an[m], ac[m] = i, k
 			m++
 			if k == f {
 				fs[w] &^= word & -word // no free slot left
 			}
-			free[i] = f - k
-			n := &nodes[i]
 			if n.BusySlots == 0 { // Idle → Busy
-				idle[pos[i]], pos[i] = noNode, noNode
-				n.State, n.Since = policy.Busy, st.now
+				n.State, n.Since = policy.Busy, now
+				idle[pos[i]] = noNode
 				left++
 			}
 			n.BusySlots += int(k)
@@ -293,10 +292,11 @@ func (s *Simulator) placeByPolicy(qi int, al *allocation, need int32) int32 {
 		if need == 0 {
 			break
 		}
-		if i < 0 || i >= len(st.free) || st.free[i] == 0 {
+		if i < 0 || i >= len(st.view.Nodes) || !st.freeSet.has(i) {
 			continue
 		}
-		k := min(st.free[i], need)
+		n := &st.view.Nodes[i]
+		k := min(int32(n.Slots-n.BusySlots), need)
 		al.nodes = append(al.nodes, i)
 		al.counts = append(al.counts, k)
 		s.takeSlots(i, k)
