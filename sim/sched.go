@@ -112,22 +112,28 @@ func (s *Simulator) backfill() {
 	}
 }
 
-// scanBackfill is backfill by scanning the queue.
+// scanBackfill is backfill by scanning the queue. Most jobs looked at
+// cannot start, so the search for the next one that can runs in a loop
+// that calls nothing, over local copies of the queue's slices.
 func (s *Simulator) scanBackfill(window int64, extra int) {
 	st := &s.st
-	for i := 1; i < st.queue.len() && st.avail >= st.qslots.min; {
-		slots := st.queue.at(i).Slots
-		if slots <= st.avail {
-			early := s.jobs[st.queue.key(i)].est <= window
-			if early || slots <= extra {
-				if !early {
-					extra -= slots
-				}
-				s.start(i)
-				continue
+	jobs := s.jobs
+	for i := 1; st.avail >= st.qslots.min; {
+		avail := st.avail
+		queued, keys := st.queue.items(), st.queue.keyItems()
+		keys = keys[:len(queued)]
+		for ; i < len(queued); i++ {
+			if slots := queued[i].Slots; slots <= avail && (slots <= extra || jobs[keys[i]].est <= window) {
+				break
 			}
 		}
-		i++
+		if i >= len(queued) {
+			return
+		}
+		if jobs[keys[i]].est > window {
+			extra -= queued[i].Slots
+		}
+		s.start(i)
 	}
 }
 

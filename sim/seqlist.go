@@ -20,10 +20,11 @@ func (l *seqList[T]) reset() {
 	l.head, l.tail = 0, 0
 }
 
-func (l *seqList[T]) len() int        { return l.tail - l.head }
-func (l *seqList[T]) items() []T      { return l.vals[l.head:l.tail:l.tail] }
-func (l *seqList[T]) key(i int) int32 { return l.keys[l.head+i] }
-func (l *seqList[T]) at(i int) *T     { return &l.vals[l.head+i] }
+func (l *seqList[T]) len() int          { return l.tail - l.head }
+func (l *seqList[T]) items() []T        { return l.vals[l.head:l.tail:l.tail] }
+func (l *seqList[T]) key(i int) int32   { return l.keys[l.head+i] }
+func (l *seqList[T]) keyItems() []int32 { return l.keys[l.head:l.tail:l.tail] }
+func (l *seqList[T]) at(i int) *T       { return &l.vals[l.head+i] }
 
 func (l *seqList[T]) push(key int32, v T) {
 	if l.tail == len(l.vals) {
