@@ -213,7 +213,7 @@ func (s *Simulator) bootDone(i int) {
 	st.avail += int(s.nodeSlots[i])
 	st.schedule = true
 	if s.easy {
-		s.removeEnd(endEntry{t: st.bootEnd[i], id: -1 - int32(i)})
+		s.removeEnd(-1 - int32(i))
 	}
 }
 
@@ -227,7 +227,7 @@ func (s *Simulator) bootFail(i int) {
 		st.res.Reconfigurations++
 	}
 	if s.easy {
-		s.removeEnd(endEntry{t: st.bootEnd[i], id: -1 - int32(i)})
+		s.removeEnd(-1 - int32(i))
 	}
 }
 

@@ -21,40 +21,35 @@ func (a endEntry) before(b endEntry) bool {
 }
 
 // The estimated ends are kept latest first: most entries added and
-// removed (boots, short jobs) are the soonest, at the slice's end, where
-// inserting and deleting move little.
+// removed (boots, short jobs) are the soonest, a few places from the
+// slice's end (on SDSC-SP2, 5 on average of 17), so both are searched for
+// linearly from the end. addEnd moves the entries it passes over as it
+// goes (one step of insertion sort).
 
-// searchEnd returns the position of the first entry before e (the place
-// of e, behind the entries equal to it).
-func (s *Simulator) searchEnd(e endEntry) int {
-	ends := s.st.ends
-	lo, hi := 0, len(ends)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if !ends[m].before(e) {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
-}
-
+// addEnd inserts the entry for id, expected to free slots at t.
 func (s *Simulator) addEnd(t int64, id, slots int32) {
 	e := endEntry{t: t, id: id, slots: slots}
-	i := s.searchEnd(e)
-	st := &s.st
-	st.ends = append(st.ends, endEntry{})
-	copy(st.ends[i+1:], st.ends[i:])
-	st.ends[i] = e
+	ends := append(s.st.ends, e)
+	k := len(ends) - 1
+	for ; k > 0; k-- {
+		if !ends[k-1].before(e) {
+			break
+		}
+		ends[k] = ends[k-1]
+	}
+	ends[k] = e
+	s.st.ends = ends
 }
 
-// removeEnd deletes entry e (found by its time and id).
-func (s *Simulator) removeEnd(e endEntry) {
-	st := &s.st
-	i := s.searchEnd(e) - 1
-	if i >= 0 && st.ends[i].id == e.id {
-		st.ends = append(st.ends[:i], st.ends[i+1:]...)
+// removeEnd deletes the entry with id (job index or −1−node; ids are
+// unique among the entries), if there is one.
+func (s *Simulator) removeEnd(id int32) {
+	ends := s.st.ends
+	for k := len(ends) - 1; k >= 0; k-- {
+		if ends[k].id == id {
+			s.st.ends = append(ends[:k], ends[k+1:]...)
+			return
+		}
 	}
 }
 
@@ -342,7 +337,7 @@ func (s *Simulator) end(j int32) {
 	s.putAllocation(al)
 	st.view.BusySlots -= int(s.jobs[j].slots)
 	if s.easy {
-		s.removeEnd(endEntry{t: st.res.Jobs[j].Start + s.jobs[j].est, id: j})
+		s.removeEnd(j)
 	}
 	st.ended++
 	st.schedule = true
