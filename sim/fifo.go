@@ -38,6 +38,7 @@ func (q *transitionQueue) pop() event {
 func (s *Simulator) pushTransition(dur int64, id int32, kind uint8) {
 	st := &s.st
 	e := event{t: st.now + dur, id: id, kind: kind}
+	st.nextTrans = min(st.nextTrans, e.t)
 	for k := range st.trans {
 		if st.trans[k].dur == dur {
 			st.trans[k].push(e)
@@ -49,48 +50,28 @@ func (s *Simulator) pushTransition(dur int64, id int32, kind uint8) {
 }
 
 // nextTransition is the time the next transition ends, or never.
-func (s *Simulator) nextTransition() int64 {
-	t := never
-	for k := range s.st.trans {
-		if q := &s.st.trans[k]; q.n > 0 {
-			t = min(t, q.peek().t)
-		}
-	}
-	return t
-}
+func (s *Simulator) nextTransition() int64 { return s.st.nextTrans }
 
 // pendingTransitions reports whether any transition is under way.
-func (s *Simulator) pendingTransitions() bool {
-	for k := range s.st.trans {
-		if s.st.trans[k].n > 0 {
-			return true
-		}
-	}
-	return false
-}
+func (s *Simulator) pendingTransitions() bool { return s.st.nextTrans != never }
 
-// dueTransitions takes the transitions ending at t, in processing order:
-// by kind, then by node.
-func (s *Simulator) dueTransitions(t int64) []event {
+// dueTransitions takes the transitions ending at t, in processing order
+// (by kind, then by node), as their order keys (event.order).
+func (s *Simulator) dueTransitions(t int64) []uint64 {
 	st := &s.st
 	st.due = st.due[:0]
+	next := never
 	for k := range st.trans {
 		q := &st.trans[k]
 		for q.n > 0 && q.peek().t == t {
-			st.due = append(st.due, q.pop())
+			st.due = append(st.due, q.pop().order())
+		}
+		if q.n > 0 {
+			next = min(next, q.peek().t)
 		}
 	}
-	if len(st.due) > 1 {
-		slices.SortFunc(st.due, func(a, b event) int {
-			switch ao, bo := a.order(), b.order(); {
-			case ao < bo:
-				return -1
-			case ao > bo:
-				return 1
-			}
-			return 0
-		})
-	}
+	st.nextTrans = next
+	slices.Sort(st.due)
 	return st.due
 }
 
@@ -98,4 +79,5 @@ func (s *Simulator) resetTransitions() {
 	for k := range s.st.trans {
 		s.st.trans[k].head, s.st.trans[k].n = 0, 0
 	}
+	s.st.nextTrans = never
 }

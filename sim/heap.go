@@ -26,6 +26,9 @@ func (a event) before(b event) bool {
 // order ranks events at one time: by kind, then by id (never negative).
 func (a event) order() uint64 { return uint64(a.kind)<<32 | uint64(uint32(a.id)) }
 
+// orderKey returns the kind and id of an event from its order.
+func orderKey(key uint64) (kind uint8, id int) { return uint8(key >> 32), int(uint32(key)) }
+
 // eventHeap is a typed binary min-heap: no interface boxing, no allocation
 // once its slice has grown.
 type eventHeap []event

@@ -139,16 +139,17 @@ func (s *Simulator) transitions(t int64) {
 	if s.nextTransition() > t {
 		return
 	}
-	for _, e := range s.dueTransitions(t) {
-		switch e.kind {
+	for _, key := range s.dueTransitions(t) {
+		kind, id := orderKey(key)
+		switch kind {
 		case evBootDone:
-			s.bootDone(int(e.id))
+			s.bootDone(id)
 		case evBootFail:
-			s.bootFail(int(e.id))
+			s.bootFail(id)
 		case evShutdownDone:
-			s.shutdownDone(int(e.id))
+			s.shutdownDone(id)
 		default:
-			panic(fmt.Sprintf("sim: event kind %d out of order", e.kind))
+			panic(fmt.Sprintf("sim: event kind %d out of order", kind))
 		}
 	}
 }

@@ -81,7 +81,8 @@ type state struct {
 	pcg       *rand.PCG
 	events    eventHeap         // job ends
 	trans     []transitionQueue // boots and shutdowns, one queue per duration
-	due       []event           // scratch: transitions ending now
+	nextTrans int64             // when the next transition ends, or never
+	due       []uint64          // scratch: order keys of the transitions ending now
 	queue     seqList[policy.QueuedJob]
 	running   seqList[policy.RunningJob]
 	ends      []endEntry // EASY: running jobs and boots by estimated end, latest first
