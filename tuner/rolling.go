@@ -438,13 +438,7 @@ func (s *WindowsSummary) Table() [][]string {
 		}
 		rows = append(rows, row)
 	}
-	for _, st := range []struct {
-		name string
-		v    *WindowStats
-	}{{"mean", s.Mean}, {"sd", s.SD}} {
-		if st.v == nil {
-			continue
-		}
+	for _, st := range s.stats() {
 		row := make([]string, len(head))
 		at := len(windowColumns)
 		row[0], row[at-1] = st.name, ftoa(st.v.TestHypervolume)
@@ -512,13 +506,7 @@ func (s *WindowsSummary) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintln(tw)
 	}
-	for _, st := range []struct {
-		name string
-		v    *WindowStats
-	}{{"mean", s.Mean}, {"sd", s.SD}} {
-		if st.v == nil {
-			continue
-		}
+	for _, st := range s.stats() {
 		fmt.Fprintf(tw, "%s\t\t%.4f", st.name, st.v.TestHypervolume)
 		for _, p := range st.v.Presets {
 			fmt.Fprintf(tw, "\t%s", pickCell(p.Test))
@@ -535,4 +523,21 @@ func (s *WindowsSummary) WriteText(w io.Writer) error {
 // pickCell is "qos_p90 / off node-s / reconfigurations".
 func pickCell(m map[string]float64) string {
 	return fmt.Sprintf("%.3g / %.3g / %.0f", m[objectives.QoSP90], m[objectives.OffNodeSeconds], m[objectives.Reconfigurations])
+}
+
+// namedStats is one row of statistics across windows.
+type namedStats struct {
+	name string
+	v    *WindowStats
+}
+
+// stats are the mean and standard deviation rows that are present.
+func (s *WindowsSummary) stats() []namedStats {
+	var out []namedStats
+	for _, st := range []namedStats{{"mean", s.Mean}, {"sd", s.SD}} {
+		if st.v != nil {
+			out = append(out, st)
+		}
+	}
+	return out
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -27,13 +26,7 @@ func TestSimulateJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	var m map[string]any
-	dec := json.NewDecoder(strings.NewReader(out))
-	if err := dec.Decode(&m); err != nil {
-		t.Fatalf("%v in %q", err, out)
-	}
-	if dec.More() {
-		t.Fatalf("more than one JSON value: %q", out)
-	}
+	decodeOne(t, out, &m)
 	for _, k := range []string{"jobs", "makespan_s", "qos_p90", "off_node_seconds", "reconfigurations", "energy_kwh",
 		"mean_wait_s", "max_wait_s", "boots", "shutdowns", "sim_seconds", "policy", "trace", "scheduler", "nodes", "slots"} {
 		if _, ok := m[k]; !ok {

@@ -23,14 +23,8 @@ func TestTuneWindowsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dec := json.NewDecoder(strings.NewReader(out))
 	var s tuner.WindowsSummary
-	if err := dec.Decode(&s); err != nil {
-		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
-	}
-	if dec.More() {
-		t.Errorf("stdout holds more than one JSON object:\n%s", out)
-	}
+	decodeOne(t, out, &s)
 	file, err := os.ReadFile(filepath.Join(dir, tuner.WindowsJSON))
 	if err != nil {
 		t.Fatal(err)

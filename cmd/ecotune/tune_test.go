@@ -24,14 +24,8 @@ func TestTuneJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dec := json.NewDecoder(strings.NewReader(out))
 	var meta tuner.RunMeta
-	if err := dec.Decode(&meta); err != nil {
-		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
-	}
-	if dec.More() {
-		t.Errorf("stdout holds more than one JSON object:\n%s", out)
-	}
+	decodeOne(t, out, &meta)
 	if meta.Policy != "idle-timeout" || meta.Generations != 1 || meta.Evaluations == 0 {
 		t.Errorf("run.json: policy %q, %d generations, %d evaluations", meta.Policy, meta.Generations, meta.Evaluations)
 	}
@@ -95,6 +89,19 @@ func TestTuneReportOwnTrace(t *testing.T) {
 	writeHead(t, src, site, 2400)
 	if _, err := runApp(t, "report", dir); err == nil || !strings.Contains(err.Error(), "has changed since the run") {
 		t.Errorf("report after the trace changed: %v, want a refusal", err)
+	}
+}
+
+// decodeOne decodes out, a command's stdout, into v and fails the test
+// unless it holds exactly one JSON value.
+func decodeOne(t *testing.T, out string, v any) {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(out))
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
+	}
+	if dec.More() {
+		t.Fatalf("stdout holds more than one JSON object:\n%s", out)
 	}
 }
 
