@@ -49,9 +49,6 @@ func (s *Simulator) pushTransition(dur int64, id int32, kind uint8) {
 	st.trans[len(st.trans)-1].push(e)
 }
 
-// nextTransition is the time the next transition ends, or never.
-func (s *Simulator) nextTransition() int64 { return s.st.nextTrans }
-
 // pendingTransitions reports whether any transition is under way.
 func (s *Simulator) pendingTransitions() bool { return s.st.nextTrans != never }
 

@@ -24,14 +24,20 @@ func (s *Simulator) replay(p policy.Policy, r *Result) error {
 		}
 		if st.ended == len(s.jobs) {
 			s.finish(r, t)
-			s.recordStep()
+			if r.Timeline != nil {
+				s.recordStep()
+			}
 			return nil
 		}
-		s.transitions(t)
+		if st.nextTrans <= t {
+			s.transitions(t)
+		}
 		if t >= st.nextRoll {
 			s.roll()
 		}
-		s.submit(t)
+		if st.nextSubmit == t {
+			s.submit(t)
+		}
 		if st.schedule {
 			s.schedulePass()
 		}
@@ -40,8 +46,12 @@ func (s *Simulator) replay(p policy.Policy, r *Result) error {
 				return err
 			}
 		}
-		s.recordStep()
-		if err := s.checkStuck(); err != nil {
+		if st.res.Timeline != nil {
+			s.recordStep()
+		}
+		if !s.waitsOnPolicy() {
+			st.idle = 0
+		} else if err := s.checkStuck(); err != nil {
 			return err
 		}
 	}
@@ -68,8 +78,9 @@ func (s *Simulator) reset(p policy.Policy, r *Result) {
 	st.rolled = false
 	st.nextRoll = s.nextMidnight(s.tIni)
 	st.nextJob, st.ended, st.seq, st.poweredS, st.idle = 0, 0, 0, 0, 0
+	st.nextSubmit = s.jobs[0].submit
 	st.changed, st.schedule = true, false
-	st.last, st.wake = s.tIni-1, policy.NoTime
+	st.last, st.wake, st.tick = s.tIni-1, policy.NoTime, s.tIni
 	st.lastStep = Step{Time: -1}
 	v := &st.view
 	v.Now, v.Start, v.TZOffset, v.Period = s.tIni, s.tIni, int(s.tz), max(s.period, 0)
@@ -82,14 +93,18 @@ func (s *Simulator) reset(p policy.Policy, r *Result) {
 // local midnight.
 func (s *Simulator) nextTime() int64 {
 	st := &s.st
-	t := min(s.nextDecision(), st.nextRoll, s.nextTransition())
+	t := min(st.nextRoll, st.nextTrans, st.nextSubmit)
 	if len(st.events) > 0 {
 		t = min(t, st.events[0].t)
 	}
-	if st.nextJob < len(s.jobs) {
-		t = min(t, s.jobs[st.nextJob].submit)
+	// Most iterations follow a change of the view, and the next decision
+	// is then the tick at or after now found last (see nextDecision).
+	if st.changed && s.period > 0 {
+		if tk, from := st.tick, max(st.now, st.last+1); uint64(tk-from) < uint64(s.period) {
+			return min(t, tk)
+		}
 	}
-	return t
+	return min(t, s.nextDecision())
 }
 
 // nextDecision is the next time the policy must be consulted if nothing
@@ -113,9 +128,15 @@ func (s *Simulator) nextDecision() int64 {
 }
 
 // tickAtOrAfter is the first decision tick TIni + k·Period ≥ t ≥ TIni.
+// The tick found last is kept: the loop asks again and again within one
+// period, and a comparison is cheaper than the division.
 func (s *Simulator) tickAtOrAfter(t int64) int64 {
+	if tk := s.st.tick; uint64(tk-t) < uint64(s.period) { // tk−period < t ≤ tk
+		return tk
+	}
 	k := s.ticks.quo(t - s.tIni + s.period - 1)
-	return s.tIni + k*s.period
+	s.st.tick = s.tIni + k*s.period
+	return s.st.tick
 }
 
 // due reports whether the policy is consulted at t (see doc.go).
@@ -130,15 +151,12 @@ func (s *Simulator) due(t int64) bool {
 	if s.period == EveryEvent {
 		return true
 	}
-	dt := t - s.tIni
-	return dt == s.ticks.quo(dt)*s.period
+	return t == s.tickAtOrAfter(t)
 }
 
-// transitions completes the boots and shutdowns that end at t.
+// transitions completes the boots and shutdowns that end at t (the next
+// transition's end).
 func (s *Simulator) transitions(t int64) {
-	if s.nextTransition() > t {
-		return
-	}
 	for _, key := range s.dueTransitions(t) {
 		kind, id := orderKey(key)
 		switch kind {
@@ -157,9 +175,13 @@ func (s *Simulator) transitions(t int64) {
 // submit queues the jobs submitted at t, in trace order.
 func (s *Simulator) submit(t int64) {
 	st := &s.st
-	for st.nextJob < len(s.jobs) && s.jobs[st.nextJob].submit == t {
+	for st.nextSubmit == t {
 		j := int32(st.nextJob)
 		st.nextJob++
+		st.nextSubmit = never
+		if st.nextJob < len(s.jobs) {
+			st.nextSubmit = s.jobs[st.nextJob].submit
+		}
 		info := &s.jobs[j]
 		q := &s.queued[j]
 		st.res.Jobs[j] = JobRecord{ID: q.ID, Submit: t, Slots: q.Slots}
@@ -308,14 +330,18 @@ func (s *Simulator) apply(d *policy.Decision) (applied int, err error) {
 
 var errStuck = errors.New("jobs wait but nothing is pending and the policy powers no node on")
 
-// checkStuck fails a run whose queued jobs can never start: no event or
-// submission is pending and the policy keeps changing nothing.
+// waitsOnPolicy reports whether jobs wait and nothing else is pending: no
+// event, transition or submission.
+func (s *Simulator) waitsOnPolicy() bool {
+	st := &s.st
+	return len(st.events) == 0 && !s.pendingTransitions() && st.nextJob == len(s.jobs) && st.queue.len() > 0
+}
+
+// checkStuck counts an iteration in which the run waits on the policy
+// and fails the run when there were too many in a row: its queued jobs
+// can never start.
 func (s *Simulator) checkStuck() error {
 	st := &s.st
-	if len(st.events) > 0 || s.pendingTransitions() || st.nextJob < len(s.jobs) || st.queue.len() == 0 {
-		st.idle = 0
-		return nil
-	}
 	st.idle++
 	if st.idle > stuckConsults {
 		return fmt.Errorf("at %d: %d jobs (%d slots) queued, %d slots powered: %w", st.now, st.queue.len(), st.view.QueuedSlots, st.view.PoweredSlots, errStuck)
@@ -323,14 +349,11 @@ func (s *Simulator) checkStuck() error {
 	return nil
 }
 
-// recordStep appends a timeline step when requested, powered or busy
-// slots changed.
+// recordStep appends a timeline step (Result.Timeline is requested) when
+// powered or busy slots changed.
 func (s *Simulator) recordStep() {
 	st := &s.st
 	tl := st.res.Timeline
-	if tl == nil {
-		return
-	}
 	v := &st.view
 	step := Step{Time: st.now, Requested: v.BusySlots + v.QueuedSlots, Powered: v.PoweredSlots, Busy: v.BusySlots}
 	last := st.lastStep

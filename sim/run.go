@@ -72,48 +72,50 @@ type Simulator struct {
 
 // state is everything one run changes. Its buffers survive between runs.
 type state struct {
-	now       int64
-	view      policy.View
-	dec       policy.Decision
-	res       *Result
-	placer    policy.Placer
-	rng       *rand.Rand
-	pcg       *rand.PCG
-	events    eventHeap         // job ends
-	trans     []transitionQueue // boots and shutdowns, one queue per duration
-	nextTrans int64             // when the next transition ends, or never
-	due       []uint64          // scratch: order keys of the transitions ending now
-	queue     seqList[policy.QueuedJob]
-	running   seqList[policy.RunningJob]
-	ends      []endEntry // EASY: running jobs and boots by estimated end, latest first
-	freeSet   bitset     // Idle or Busy nodes with a free slot (Slots − BusySlots in the view)
-	idleList  idleList   // Idle nodes by IdleSince, then ID
-	avail     int        // Σ free over Idle and Busy nodes
-	level     []int32    // sleep level a shutting-down node is entering
-	bootEnd   []int64    // when a booting node is expected up
-	alloc     []allocation
-	pools     [64][]allocation // free allocations by size class
-	startSeq  []int32          // per job: rank in start order (its key in running)
-	seq       int32
-	cands     candidates // EASY: queued jobs by slots and estimate
-	qslots    queueSlots // queued jobs by slots needed
-	order     []int      // node order a Placer sorts
-	acct      []groupAcct
-	powered   int   // nodes in a powered state
-	poweredS  int64 // Σ powered node-seconds up to poweredAt
-	poweredAt int64
-	recent    []policy.Arrival
-	today     [24]float64
-	rolled    bool
-	nextRoll  int64
-	indexed   bool // EASY keeps queued jobs in cands (the queue is long)
-	nextJob   int  // next job to submit
-	ended     int
+	now        int64
+	view       policy.View
+	dec        policy.Decision
+	res        *Result
+	placer     policy.Placer
+	rng        *rand.Rand
+	pcg        *rand.PCG
+	events     eventHeap         // job ends
+	trans      []transitionQueue // boots and shutdowns, one queue per duration
+	nextTrans  int64             // when the next transition ends, or never
+	due        []uint64          // scratch: order keys of the transitions ending now
+	queue      seqList[policy.QueuedJob]
+	running    seqList[policy.RunningJob]
+	ends       []endEntry // EASY: running jobs and boots by estimated end, latest first
+	freeSet    bitset     // Idle or Busy nodes with a free slot (Slots − BusySlots in the view)
+	idleList   idleList   // Idle nodes by IdleSince, then ID
+	avail      int        // Σ free over Idle and Busy nodes
+	level      []int32    // sleep level a shutting-down node is entering
+	bootEnd    []int64    // when a booting node is expected up
+	alloc      []allocation
+	pools      [64][]allocation // free allocations by size class
+	startSeq   []int32          // per job: rank in start order (its key in running)
+	seq        int32
+	cands      candidates // EASY: queued jobs by slots and estimate
+	qslots     queueSlots // queued jobs by slots needed
+	order      []int      // node order a Placer sorts
+	acct       []groupAcct
+	powered    int   // nodes in a powered state
+	poweredS   int64 // Σ powered node-seconds up to poweredAt
+	poweredAt  int64
+	recent     []policy.Arrival
+	today      [24]float64
+	rolled     bool
+	nextRoll   int64
+	indexed    bool  // EASY keeps queued jobs in cands (the queue is long)
+	nextJob    int   // next job to submit
+	nextSubmit int64 // its submit time, or never
+	ended      int
 
 	changed  bool  // the view changed since the policy was last consulted
 	schedule bool  // something happened that may let a job start
 	last     int64 // time of the last consultation
 	wake     int64 // the Wake the last decision returned
+	tick     int64 // the decision tick tickAtOrAfter found last
 	idle     int   // iterations with jobs waiting and nothing pending
 
 	lastStep Step
