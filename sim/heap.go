@@ -37,14 +37,15 @@ func (h *eventHeap) push(e event) {
 	*h = append(*h, e)
 	q := *h
 	i := len(q) - 1
-	for i > 0 {
+	for i > 0 { // move the parents later than e down into the hole
 		p := (i - 1) / 2
-		if !q[i].before(q[p]) {
+		if !e.before(q[p]) {
 			break
 		}
-		q[i], q[p] = q[p], q[i]
+		q[i] = q[p]
 		i = p
 	}
+	q[i] = e
 }
 
 // pop removes and returns the earliest event; the heap must not be empty.
@@ -52,24 +53,27 @@ func (h *eventHeap) pop() event {
 	q := *h
 	top := q[0]
 	n := len(q) - 1
-	q[0] = q[n]
+	last := q[n]
 	q = q[:n]
+	*h = q
+	if n == 0 {
+		return top
+	}
 	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
+	for { // move the earlier children up into the hole, then put last there
+		m := 2*i + 1
+		if m >= n {
 			break
 		}
-		m := l
-		if r := l + 1; r < n && q[r].before(q[l]) {
+		if r := m + 1; r < n && q[r].before(q[m]) {
 			m = r
 		}
-		if !q[m].before(q[i]) {
+		if !q[m].before(last) {
 			break
 		}
-		q[i], q[m] = q[m], q[i]
+		q[i] = q[m]
 		i = m
 	}
-	*h = q
+	q[i] = last
 	return top
 }
