@@ -34,41 +34,36 @@ func (s *Simulator) resetNodes() {
 // never moves a node into or out of Busy (starting and ending jobs do).
 func (s *Simulator) setState(i int, to policy.NodeState) {
 	st := &s.st
-	n := &st.view.Nodes[i]
+	v := &st.view
+	n := &v.Nodes[i]
 	from := n.State
 	if from == to {
 		return
 	}
-	a := &st.acct[s.nodeGroup[i]]
+	a := &st.acct[n.Group]
 	a.integrate(st.now)
 	a.inState[from]--
 	a.inState[to]++
-	if from == policy.Off {
+	v.PoweredSlots += n.Slots * (viewPowered[to] - viewPowered[from])
+	switch from {
+	case policy.Off:
 		a.inLevel[n.SleepLevel]--
-	}
-	if to == policy.Off {
-		a.inLevel[n.SleepLevel]++
-	}
-	slots := int(s.nodeSlots[i])
-	v := &st.view
-	v.PoweredSlots += slots * (viewPowered(to) - viewPowered(from))
-	if from == policy.Booting {
-		v.BootingSlots -= slots
-	}
-	if to == policy.Booting {
-		v.BootingSlots += slots
-	}
-	s.countNodes(from, -1)
-	s.countNodes(to, 1)
-	if from.Powered() != to.Powered() {
-		if to.Powered() {
-			s.setPowered(1)
-		} else {
-			s.setPowered(-1)
-		}
-	}
-	if from == policy.Idle {
+		v.OffNodes--
+		s.setPowered(1)
+	case policy.Booting:
+		v.BootingSlots -= n.Slots
+		v.BootingNodes--
+	case policy.Idle:
 		s.leaveIdle(i)
+	}
+	switch to {
+	case policy.Off:
+		a.inLevel[n.SleepLevel]++
+		v.OffNodes++
+		s.setPowered(-1)
+	case policy.Booting:
+		v.BootingSlots += n.Slots
+		v.BootingNodes++
 	}
 	n.State = to
 	n.Since = st.now
@@ -85,25 +80,8 @@ func (s *Simulator) setState(i int, to policy.NodeState) {
 	}
 }
 
-// countNodes adds k to the view's node count of state x (Idle is kept by
-// enterIdle and leaveIdle).
-func (s *Simulator) countNodes(x policy.NodeState, k int) {
-	v := &s.st.view
-	switch x {
-	case policy.Off:
-		v.OffNodes += k
-	case policy.Booting:
-		v.BootingNodes += k
-	}
-}
-
 // viewPowered is 1 for the states View.PoweredSlots counts.
-func viewPowered(s policy.NodeState) int {
-	if s == policy.Booting || s == policy.Idle || s == policy.Busy {
-		return 1
-	}
-	return 0
-}
+var viewPowered = [...]int{policy.Booting: 1, policy.Idle: 1, policy.Busy: 1, policy.ShuttingDown: 0}
 
 // takeSlots occupies k free slots of node i for a starting job; the
 // caller keeps st.avail and st.changed.

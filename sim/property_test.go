@@ -135,7 +135,7 @@ func (s *Simulator) checkInvariants() error {
 			return fmt.Errorf("node %d is %v with %d busy slots", i, n.State, n.BusySlots)
 		}
 		avail += free
-		powered += viewPowered(n.State) * n.Slots
+		powered += viewPowered[n.State] * n.Slots
 		if n.State == policy.Booting {
 			booting += n.Slots
 		}
