@@ -263,7 +263,11 @@ func (s *Simulator) consult(p policy.Policy) error {
 	st.last = st.now
 	st.changed = false
 	st.wake = st.dec.Wake
-	applied, err := s.apply(&st.dec)
+	d := &st.dec
+	if len(d.PowerOn) == 0 && len(d.PowerOff) == 0 && len(d.Freq) == 0 {
+		return nil // most decisions change nothing
+	}
+	applied, err := s.apply(d)
 	if err != nil {
 		return err
 	}
