@@ -178,7 +178,7 @@ func (s *Simulator) boot(i int) {
 	}
 	st.bootEnd[i] = st.now + dur
 	if s.easy {
-		s.addEnd(st.bootEnd[i], -1-int32(i), s.nodeSlots[i])
+		st.boots.add(endEntry{t: st.bootEnd[i], id: -1 - int32(i), slots: s.nodeSlots[i]})
 	}
 }
 
@@ -191,7 +191,7 @@ func (s *Simulator) bootDone(i int) {
 	st.avail += int(s.nodeSlots[i])
 	st.schedule = true
 	if s.easy {
-		s.removeEnd(-1 - int32(i))
+		st.boots.remove(-1 - int32(i))
 	}
 }
 
@@ -205,7 +205,7 @@ func (s *Simulator) bootFail(i int) {
 		st.res.Reconfigurations++
 	}
 	if s.easy {
-		s.removeEnd(-1 - int32(i))
+		st.boots.remove(-1 - int32(i))
 	}
 }
 

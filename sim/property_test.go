@@ -157,6 +157,77 @@ func (s *Simulator) checkInvariants() error {
 	if !slices.Equal(c.IdleLRU, v.IdleLRU) {
 		return fmt.Errorf("idle nodes by IdleSince, ID: %v, kept %v", c.IdleLRU, v.IdleLRU)
 	}
+	if err := s.checkQueueSlots(); err != nil {
+		return err
+	}
+	if s.easy {
+		return s.checkEstimates()
+	}
+	return nil
+}
+
+// checkQueueSlots recounts the queued jobs by slots and their fewest.
+func (s *Simulator) checkQueueSlots() error {
+	q := &s.st.qslots
+	count := make([]int32, len(q.count))
+	fewest := noSlots
+	for _, j := range s.st.queue.keyItems() {
+		count[s.jobs[j].slots]++
+		fewest = min(fewest, int(s.jobs[j].slots))
+	}
+	for k, c := range count {
+		if c != q.count[k] || q.some.has(k) != (c > 0) {
+			return fmt.Errorf("queued jobs of %d slots: %d, kept %d (bit %v)", k, c, q.count[k], q.some.has(k))
+		}
+	}
+	if fewest != q.min {
+		return fmt.Errorf("fewest queued slots %d, kept %d", fewest, q.min)
+	}
+	return nil
+}
+
+// checkEstimates checks EASY's lists of expected ends: one entry per
+// running job at its start plus estimate, latest first, and one per
+// booting node at its boot end, soonest first.
+func (s *Simulator) checkEstimates() error {
+	st := &s.st
+	running := 0
+	for j := range st.alloc {
+		if len(st.alloc[j].nodes) > 0 {
+			running++
+		}
+	}
+	if len(st.ends) != running {
+		return fmt.Errorf("%d estimated ends for %d running jobs", len(st.ends), running)
+	}
+	for k, e := range st.ends {
+		j := e.id
+		if j < 0 || len(st.alloc[j].nodes) == 0 {
+			return fmt.Errorf("estimated end %d: job %d is not running", k, j)
+		}
+		if want := st.res.Jobs[j].Start + s.jobs[j].est; e.t != want || e.slots != s.jobs[j].slots {
+			return fmt.Errorf("estimated end of job %d: %d (%d slots), want %d (%d slots)", j, e.t, e.slots, want, s.jobs[j].slots)
+		}
+		if k > 0 && st.ends[k-1].t < e.t {
+			return fmt.Errorf("estimated ends out of order at %d: %d before %d", k, st.ends[k-1].t, e.t)
+		}
+	}
+	boots := st.boots.items()
+	if len(boots) != st.view.BootingNodes {
+		return fmt.Errorf("%d boot ends for %d booting nodes", len(boots), st.view.BootingNodes)
+	}
+	for k, e := range boots {
+		i := int(-1 - e.id)
+		if i < 0 || i >= len(st.view.Nodes) || st.view.Nodes[i].State != policy.Booting {
+			return fmt.Errorf("boot end %d: node %d is not booting", k, i)
+		}
+		if e.t != st.bootEnd[i] || e.slots != s.nodeSlots[i] {
+			return fmt.Errorf("boot end of node %d: %d (%d slots), want %d (%d slots)", i, e.t, e.slots, st.bootEnd[i], s.nodeSlots[i])
+		}
+		if k > 0 && boots[k-1].t > e.t {
+			return fmt.Errorf("boot ends out of order at %d: %d before %d", k, boots[k-1].t, e.t)
+		}
+	}
 	return nil
 }
 

@@ -85,7 +85,8 @@ type state struct {
 	due        []uint64          // scratch: order keys of the transitions ending now
 	queue      seqList[policy.QueuedJob]
 	running    seqList[policy.RunningJob]
-	ends       []endEntry // EASY: running jobs and boots by estimated end, latest first
+	ends       []endEntry // EASY: running jobs by estimated end, latest first
+	boots      bootEnds   // EASY: booting nodes by expected end
 	freeSet    bitset     // Idle or Busy nodes with a free slot (Slots − BusySlots in the view)
 	idleList   idleList   // Idle nodes by IdleSince, then ID
 	avail      int        // Σ free over Idle and Busy nodes

@@ -8,41 +8,34 @@ import (
 )
 
 // endEntry is a time at which slots are expected to become free: a running
-// job's start plus its estimate (id = job index), or a booting node's boot
-// completion (id = -1-node).
+// job's start plus its estimate (id = job index, in Simulator.st.ends), or
+// a booting node's boot completion (id = -1-node, in st.boots).
 type endEntry struct {
 	t     int64
 	id    int32
 	slots int32
 }
 
-func (a endEntry) before(b endEntry) bool {
-	return a.t < b.t || a.t == b.t && a.id < b.id
-}
+// The running jobs' estimated ends are kept latest first, entries of one
+// time in any order (the reservation depends only on the times). Most
+// entries added and removed are the soonest, a few places from the
+// slice's end (on SDSC-SP2, 4 and 2 on average of 17), so both are
+// searched for linearly from the end. addEnd moves the entries it passes
+// over as it goes (one step of insertion sort).
 
-// The estimated ends are kept latest first: most entries added and
-// removed (boots, short jobs) are the soonest, a few places from the
-// slice's end (on SDSC-SP2, 5 on average of 17), so both are searched for
-// linearly from the end. addEnd moves the entries it passes over as it
-// goes (one step of insertion sort).
-
-// addEnd inserts the entry for id, expected to free slots at t.
+// addEnd inserts the entry for job id, expected to free slots at t.
 func (s *Simulator) addEnd(t int64, id, slots int32) {
 	e := endEntry{t: t, id: id, slots: slots}
 	ends := append(s.st.ends, e)
 	k := len(ends) - 1
-	for ; k > 0; k-- {
-		if !ends[k-1].before(e) {
-			break
-		}
+	for ; k > 0 && ends[k-1].t < t; k-- {
 		ends[k] = ends[k-1]
 	}
 	ends[k] = e
 	s.st.ends = ends
 }
 
-// removeEnd deletes the entry with id (job index or −1−node; ids are
-// unique among the entries), if there is one.
+// removeEnd deletes the entry of job id, if there is one.
 func (s *Simulator) removeEnd(id int32) {
 	ends := s.st.ends
 	for k := len(ends) - 1; k >= 0; k-- {
@@ -171,19 +164,35 @@ func (s *Simulator) unindex() {
 // nodes — and the extra slots free then beyond need. Estimates already
 // overrun count as ending now. When running and booting slots can never
 // add up to need (the policy must power nodes on first) there is no
-// reservation: shadow and extra are unbounded.
+// reservation: shadow and extra are unbounded. The running jobs' ends
+// (walked from the soonest, the slice's end) and the boots' (soonest
+// first) are merged in time order; the result does not depend on the
+// order of entries of the same time (all of them are counted once one
+// reaches need).
 func (s *Simulator) reservation(need int) (shadow int64, extra int) {
 	st := &s.st
 	acc := st.avail
-	ends := st.ends
-	for k := len(ends) - 1; k >= 0; k-- {
-		acc += int(ends[k].slots)
+	ends, boots := st.ends, st.boots.items()
+	k, b := len(ends)-1, 0
+	for k >= 0 || b < len(boots) {
+		var e endEntry
+		if b < len(boots) && (k < 0 || boots[b].t < ends[k].t) {
+			e = boots[b]
+			b++
+		} else {
+			e = ends[k]
+			k--
+		}
+		acc += int(e.slots)
 		if acc < need {
 			continue
 		}
-		shadow = max(ends[k].t, st.now)
-		for k--; k >= 0 && ends[k].t <= shadow; k-- {
+		shadow = max(e.t, st.now)
+		for ; k >= 0 && ends[k].t <= shadow; k-- {
 			acc += int(ends[k].slots)
+		}
+		for ; b < len(boots) && boots[b].t <= shadow; b++ {
+			acc += int(boots[b].slots)
 		}
 		return shadow, acc - need
 	}
