@@ -499,3 +499,42 @@ func TestInstantTransitions(t *testing.T) {
 		checkEnergy(t, s, r)
 	}
 }
+
+// TestLongEstimateList runs hundreds of jobs at once, so that EASY's
+// estimate list is searched by halves beyond its nearEnd soonest entries
+// (with many entries of one time: run and requested times are multiples
+// of 100 s); the list is recounted at every decision.
+func TestLongEstimateList(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 1))
+	tr := &datasets.Trace{Meta: datasets.Meta{Name: "long-list"}}
+	for i := range 3000 {
+		run := 100 * rng.Int64N(40)
+		tr.Jobs = append(tr.Jobs, datasets.Job{ID: int64(i + 1), Submit: 1_000_000 + int64(i/10)*60, Wait: -1,
+			Run: run, Procs: int32(1 + rng.IntN(3)), ReqProcs: -1, ReqTime: run + 100*rng.Int64N(20)})
+	}
+	c := Cluster{Groups: []NodeGroup{{Name: "n", Count: 400, Slots: 1, Model: ESCS}}}
+	s, err := New(tr, c, Options{Scheduler: EASY, Period: EveryEvent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &endsWatcher{observer: observer{Policy: allOn{}, s: s, t: t}}
+	r, err := s.Run(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.longest < 4*nearEnd {
+		t.Fatalf("at most %d estimated ends at once: the search by halves was not tried", w.longest)
+	}
+	checkJobs(t, tr, r)
+}
+
+// endsWatcher checks the invariants and keeps the longest estimate list.
+type endsWatcher struct {
+	observer
+	longest int
+}
+
+func (w *endsWatcher) Decide(v *policy.View, d *policy.Decision) {
+	w.longest = max(w.longest, len(w.s.st.ends))
+	w.observer.Decide(v, d)
+}

@@ -19,27 +19,67 @@ type endEntry struct {
 // The running jobs' estimated ends are kept latest first, entries of one
 // time in any order (the reservation depends only on the times). Most
 // entries added and removed are the soonest, a few places from the
-// slice's end (on SDSC-SP2, 4 and 2 on average of 17), so both are
-// searched for linearly from the end. addEnd moves the entries it passes
-// over as it goes (one step of insertion sort).
+// slice's end (on SDSC-SP2, 4 and 2 on average of 17), so both look at
+// the nearEnd soonest entries one by one first; on a large machine with
+// thousands of running jobs (RICC) they search the rest by halves.
+const nearEnd = 32
 
-// addEnd inserts the entry for job id, expected to free slots at t.
+// addEnd inserts the entry for job id, expected to free slots at t,
+// after the entries of the same time.
 func (s *Simulator) addEnd(t int64, id, slots int32) {
 	e := endEntry{t: t, id: id, slots: slots}
 	ends := append(s.st.ends, e)
 	k := len(ends) - 1
-	for ; k > 0 && ends[k-1].t < t; k-- {
+	near := max(0, k-nearEnd)
+	for ; k > near && ends[k-1].t < t; k-- { // one step of insertion sort
 		ends[k] = ends[k-1]
+	}
+	if k == near && k > 0 && ends[k-1].t < t { // farther: ends[k] is free
+		lo, hi := 0, k // the place is the first entry sooner than t
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			if ends[m].t < t {
+				hi = m
+			} else {
+				lo = m + 1
+			}
+		}
+		copy(ends[lo+1:k+1], ends[lo:k])
+		k = lo
 	}
 	ends[k] = e
 	s.st.ends = ends
 }
 
-// removeEnd deletes the entry of job id, if there is one.
-func (s *Simulator) removeEnd(id int32) {
+// removeEnd deletes the entry of job j, if there is one.
+func (s *Simulator) removeEnd(j int32) {
 	ends := s.st.ends
-	for k := len(ends) - 1; k >= 0; k-- {
-		if ends[k].id == id {
+	near := max(0, len(ends)-nearEnd)
+	for k := len(ends) - 1; k >= near; k-- {
+		if ends[k].id == j {
+			s.st.ends = append(ends[:k], ends[k+1:]...)
+			return
+		}
+	}
+	s.removeFarEnd(j, near)
+}
+
+// removeFarEnd deletes the entry of job j from ends[:near], searching by
+// halves for the entries of its time.
+func (s *Simulator) removeFarEnd(j int32, near int) {
+	ends := s.st.ends
+	t := s.st.res.Jobs[j].Start + s.jobs[j].est
+	lo, hi := 0, near // the first entry at t or sooner
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ends[m].t <= t {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	for k := lo; k < near && ends[k].t == t; k++ {
+		if ends[k].id == j {
 			s.st.ends = append(ends[:k], ends[k+1:]...)
 			return
 		}
