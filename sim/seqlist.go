@@ -57,23 +57,41 @@ func (l *seqList[T]) makeRoom() {
 	l.head, l.tail = 0, n
 }
 
-// removeAt deletes item i, keeping the order of the others.
+// removeAt deletes item i, keeping the order of the others. A few items
+// (the common case) are moved one by one, where copy would call into the
+// runtime (typedslicecopy, memmove) for each list.
 func (l *seqList[T]) removeAt(i int) {
 	var zero T
 	n := l.len()
 	p := l.head + i
+	vals, keys := l.vals[:l.tail], l.keys[:l.tail]
+	switch {
+	case i < n/2 && i <= fewItems:
+		for k := p; k > l.head; k-- {
+			vals[k], keys[k] = vals[k-1], keys[k-1]
+		}
+	case i < n/2:
+		copy(vals[l.head+1:p+1], vals[l.head:p])
+		copy(keys[l.head+1:p+1], keys[l.head:p])
+	case n-i <= fewItems:
+		for k := p + 1; k < len(vals); k++ {
+			vals[k-1], keys[k-1] = vals[k], keys[k]
+		}
+	default:
+		copy(vals[p:], vals[p+1:])
+		copy(keys[p:], keys[p+1:])
+	}
 	if i < n/2 {
-		copy(l.vals[l.head+1:p+1], l.vals[l.head:p])
-		copy(l.keys[l.head+1:p+1], l.keys[l.head:p])
-		l.vals[l.head] = zero
+		vals[l.head] = zero
 		l.head++
 		return
 	}
-	copy(l.vals[p:], l.vals[p+1:l.tail])
-	copy(l.keys[p:], l.keys[p+1:l.tail])
 	l.tail--
-	l.vals[l.tail] = zero
+	vals[l.tail] = zero
 }
+
+// fewItems is how many items removeAt moves one by one.
+const fewItems = 16
 
 // find returns the position of key, or -1. Keys must increase along the
 // list.
