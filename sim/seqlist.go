@@ -3,8 +3,11 @@ package sim
 // seqList is an ordered list kept in place: the values a policy sees
 // (QueuedJob, RunningJob) in one contiguous slice, and beside each a key
 // that increases along the list (the job's index in the trace for the
-// queue, its rank in start order for the running jobs). Appending is amortised O(1); removing
-// element i moves the shorter side, so removing near either end is cheap.
+// queue, its rank in start order for the running jobs). Appending is
+// amortised O(1); removing element i moves the shorter side, so removing
+// near either end is cheap. Slots outside the list are not cleared: the
+// values refer only to what outlives a run (the trace's strings, pooled
+// node buffers).
 type seqList[T any] struct {
 	vals []T
 	keys []int32
@@ -12,13 +15,7 @@ type seqList[T any] struct {
 	tail int
 }
 
-func (l *seqList[T]) reset() {
-	var zero T
-	for i := l.head; i < l.tail; i++ {
-		l.vals[i] = zero // drop references into pooled buffers
-	}
-	l.head, l.tail = 0, 0
-}
+func (l *seqList[T]) reset() { l.head, l.tail = 0, 0 }
 
 func (l *seqList[T]) len() int          { return l.tail - l.head }
 func (l *seqList[T]) items() []T        { return l.vals[l.head:l.tail:l.tail] }
@@ -49,10 +46,6 @@ func (l *seqList[T]) makeRoom() {
 	} else {
 		copy(l.vals, l.vals[l.head:l.tail])
 		copy(l.keys, l.keys[l.head:l.tail])
-		var zero T
-		for i := n; i < l.tail; i++ {
-			l.vals[i] = zero
-		}
 	}
 	l.head, l.tail = 0, n
 }
@@ -61,33 +54,30 @@ func (l *seqList[T]) makeRoom() {
 // (the common case) are moved one by one, where copy would call into the
 // runtime (typedslicecopy, memmove) for each list.
 func (l *seqList[T]) removeAt(i int) {
-	var zero T
 	n := l.len()
-	p := l.head + i
-	vals, keys := l.vals[:l.tail], l.keys[:l.tail]
-	switch {
-	case i < n/2 && i <= fewItems:
-		for k := p; k > l.head; k-- {
-			vals[k], keys[k] = vals[k-1], keys[k-1]
-		}
-	case i < n/2:
-		copy(vals[l.head+1:p+1], vals[l.head:p])
-		copy(keys[l.head+1:p+1], keys[l.head:p])
-	case n-i <= fewItems:
-		for k := p + 1; k < len(vals); k++ {
-			vals[k-1], keys[k-1] = vals[k], keys[k]
-		}
-	default:
-		copy(vals[p:], vals[p+1:])
-		copy(keys[p:], keys[p+1:])
-	}
 	if i < n/2 {
-		vals[l.head] = zero
+		vals, keys := l.vals[l.head:], l.keys[l.head:]
+		if i <= fewItems {
+			for k := i; k > 0; k-- {
+				vals[k], keys[k] = vals[k-1], keys[k-1]
+			}
+		} else {
+			copy(vals[1:i+1], vals[:i])
+			copy(keys[1:i+1], keys[:i])
+		}
 		l.head++
 		return
 	}
+	vals, keys := l.vals[l.head:l.tail], l.keys[l.head:l.tail]
+	if n-i <= fewItems {
+		for k := i + 1; k < len(vals); k++ {
+			vals[k-1], keys[k-1] = vals[k], keys[k]
+		}
+	} else {
+		copy(vals[i:], vals[i+1:])
+		copy(keys[i:], keys[i+1:])
+	}
 	l.tail--
-	vals[l.tail] = zero
 }
 
 // fewItems is how many items removeAt moves one by one.
