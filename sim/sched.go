@@ -57,7 +57,10 @@ func (s *Simulator) removeEnd(j int32) {
 	near := max(0, len(ends)-nearEnd)
 	for k := len(ends) - 1; k >= near; k-- {
 		if ends[k].id == j {
-			s.st.ends = append(ends[:k], ends[k+1:]...)
+			for ; k < len(ends)-1; k++ { // a few: no call to memmove
+				ends[k] = ends[k+1]
+			}
+			s.st.ends = ends[:k]
 			return
 		}
 	}
