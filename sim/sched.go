@@ -248,19 +248,19 @@ func (s *Simulator) start(qi int) {
 	st := &s.st
 	j := st.queue.key(qi)
 	info := &s.jobs[j]
-	al := s.takeAllocation(min(int(info.slots), len(st.view.Nodes)))
+	al := &st.alloc[j]
+	s.takeAllocation(al, min(int(info.slots), len(st.view.Nodes)))
 	need := info.slots
 	if st.placer != nil {
-		need = s.placeByPolicy(qi, &al, need)
+		need = s.placeByPolicy(qi, al, need)
 	}
-	s.takeLowest(&al, need)
+	s.takeLowest(al, need)
 	if st.res.Timeline != nil {
-		s.logTaken(&al)
+		s.logTaken(al)
 	}
-	st.alloc[j] = al
 	st.avail -= int(info.slots)
 	run := s.scaledRun(info.run, al.nodes)
-	s.addSlotSeconds(&al, info.slots, run)
+	s.addSlotSeconds(al, info.slots, run)
 	q := st.queue.at(qi)
 	st.running.push(st.seq, policy.RunningJob{ID: q.ID, Slots: q.Slots, Start: st.now, ReqTime: q.ReqTime, Nodes: al.nodes})
 	st.queue.removeAt(qi)
@@ -380,12 +380,11 @@ func (s *Simulator) scaledRun(run int64, nodes []int) int64 {
 // end finishes job j now and frees its slots.
 func (s *Simulator) end(j int32) {
 	st := &s.st
-	al := st.alloc[j]
-	s.release(&al)
+	al := &st.alloc[j]
+	s.release(al)
 	st.avail += int(s.jobs[j].slots)
 	st.changed = true
 	st.running.removeAt(st.running.find(st.startSeq[j]))
-	st.alloc[j] = allocation{}
 	s.putAllocation(al)
 	st.view.BusySlots -= int(s.jobs[j].slots)
 	if s.easy {
@@ -395,25 +394,27 @@ func (s *Simulator) end(j int32) {
 	st.schedule = true
 }
 
-// takeAllocation returns empty node and count buffers able to hold a job
-// spanning up to span nodes, from the pool of their power-of-two size
+// takeAllocation sets al to empty node and count buffers able to hold a
+// job spanning up to span nodes, from the pool of their power-of-two size
 // class: buffers never grow in place, so after the first runs a Run finds
 // every buffer it needs in the pools.
-func (s *Simulator) takeAllocation(span int) allocation {
+func (s *Simulator) takeAllocation(al *allocation, span int) {
 	st := &s.st
 	class := bits.Len(uint(span - 1))
 	if pool := st.pools[class]; len(pool) > 0 {
-		al := pool[len(pool)-1]
+		*al = pool[len(pool)-1]
 		st.pools[class] = pool[:len(pool)-1]
-		return allocation{nodes: al.nodes[:0], counts: al.counts[:0]}
+		return
 	}
 	size := 1 << class
-	return allocation{nodes: make([]int, 0, size), counts: make([]int32, 0, size)}
+	*al = allocation{nodes: make([]int, 0, size), counts: make([]int32, 0, size)}
 }
 
-func (s *Simulator) putAllocation(al allocation) {
+// putAllocation returns al's buffers, emptied, to their pool and clears al.
+func (s *Simulator) putAllocation(al *allocation) {
 	class := bits.Len(uint(cap(al.nodes) - 1))
-	s.st.pools[class] = append(s.st.pools[class], al)
+	s.st.pools[class] = append(s.st.pools[class], allocation{nodes: al.nodes[:0], counts: al.counts[:0]})
+	*al = allocation{}
 }
 
 func scaleRun(run int64, speed float64) int64 {
