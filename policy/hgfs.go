@@ -166,7 +166,7 @@ func (p *hgfs) Name() string { return "hgfs" }
 
 func (p *hgfs) Decide(v *View, d *Decision) {
 	w := waitOf(v.Queue)
-	idle, wake := p.idleTime(v)
+	in, wake := p.inputs(v)
 	d.Wake = earliest(p.wake(v, w), wake)
 	avail := freeSlots(v) - v.QueuedSlots
 	boot, extra := max(0, -avail), 0
@@ -178,10 +178,10 @@ func (p *hgfs) Decide(v *View, d *Decision) {
 			return
 		}
 	}
-	if !p.r3(v, w) {
-		return
+	if !p.r3(v, w) || v.IdleNodes == 0 {
+		return // the idle time matters only when an idle node may go
 	}
-	due, next := dueIdle(v, idle)
+	due, next := dueIdle(v, p.scaledIdle(in))
 	d.Wake = earliest(d.Wake, next)
 	// Every node has a slot at least (groups are validated so): none can
 	// go once no free slot is left beyond the queue.
@@ -229,11 +229,12 @@ func (p *hgfs) scaledIdle(in [3]float64) int64 {
 	return idle
 }
 
-// idleTime returns the idle time before switch-off the fuzzy system asks
-// for now, and when its inputs next change with time alone.
-func (p *hgfs) idleTime(v *View) (int64, int64) {
+// inputs returns the fuzzy system's inputs now (demand, hour_load,
+// utilisation), and when they next change with time alone. The idle time
+// they give (scaledIdle) is worked out only when an idle node may go.
+func (p *hgfs) inputs(v *View) (in [3]float64, wake int64) {
 	if v.TotalSlots == 0 {
-		return p.minIdle, NoTime
+		return in, NoTime
 	}
 	total := float64(v.TotalSlots)
 	recent, wake := recentSlots(v.Recent, v.Now-demandWindow)
@@ -241,11 +242,11 @@ func (p *hgfs) idleTime(v *View) (int64, int64) {
 		wake += demandWindow
 	}
 	hour, nextHour := p.hourOf(v.Now, v.TZOffset)
-	in := [3]float64{float64(recent) / total, v.HourlySlots[hour] / total, 0}
+	in = [3]float64{float64(recent) / total, v.HourlySlots[hour] / total, 0}
 	if v.PoweredSlots > 0 {
 		in[2] = float64(v.BusySlots) / float64(v.PoweredSlots)
 	}
-	return p.scaledIdle(in), earliest(wake, nextHour)
+	return in, earliest(wake, nextHour)
 }
 
 // recentSlots returns the slots of the arrivals (oldest first) after
