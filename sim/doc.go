@@ -144,12 +144,15 @@
 //
 // Job ends live in a typed binary heap; boots and shutdowns in one FIFO
 // ring per duration (pushed as time moves forward, they come due in push
-// order); the View, the free-slot bookkeeping
-// (a bitset of nodes with free slots, free counts per node) and the EASY
-// estimate list are updated incrementally. While the queue is long (256
-// jobs or more, until it falls under 64) EASY indexes the queued jobs in a
-// segment tree of their fewest slots and shortest estimates, so a
-// backfill pass visits only jobs that may start instead of the whole
-// queue. Buffers are kept in the Simulator and reused by every Run, which
-// allocates only its Result and the Result's job records.
+// order); the View, the free-slot bookkeeping (a bitset of nodes with
+// free slots, each node's free slots being its view's Slots − BusySlots)
+// and EASY's lists of expected ends (running jobs latest first, boots
+// soonest first) are updated incrementally. When every node has one slot
+// (most traces), a job takes and frees whole Idle nodes on a path without
+// slot arithmetic. While the queue is long (256 jobs or more, until it
+// falls under 64) EASY indexes the queued jobs in a segment tree of their
+// fewest slots and shortest estimates, so a backfill pass visits only
+// jobs that may start instead of the whole queue. Buffers are kept in the
+// Simulator and reused by every Run, which allocates only its Result and
+// the Result's job records.
 package sim

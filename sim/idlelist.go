@@ -81,7 +81,10 @@ func (s *Simulator) squeezeIdle() {
 	}
 	nodes, pos := l.nodes, l.pos
 	n := 0
-	for _, i := range nodes {
+	for n < len(nodes) && nodes[n] != noNode { // entries that stay in place
+		n++
+	}
+	for _, i := range nodes[n:] {
 		if i != noNode {
 			nodes[n] = i
 			pos[i] = int32(n)

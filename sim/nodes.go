@@ -130,6 +130,29 @@ func (s *Simulator) release(al *allocation) {
 	}
 }
 
+// releaseWhole is release when every node has one slot: each node of the
+// job turns Idle. Like takeIdleLowest, it saves the slot arithmetic and
+// the branches of the general case.
+func (s *Simulator) releaseWhole(al *allocation) {
+	st := &s.st
+	nodes, fs, l := st.view.Nodes, st.freeSet, &st.idleList
+	now := st.now
+	s.reserveIdle(len(al.nodes))
+	for _, i := range al.nodes {
+		n := &nodes[i]
+		fs.set(i)
+		st.acct[n.Group].sec[policy.Busy] += now - n.Since
+		n.State, n.Since, n.IdleSince, n.BusySlots = policy.Idle, now, now, 0
+		l.add(i, now)
+	}
+	st.view.IdleNodes += len(al.nodes)
+	if st.res.Timeline != nil {
+		for _, i := range al.nodes {
+			s.logChange(i, policy.Idle)
+		}
+	}
+}
+
 // logTaken logs the nodes of al that a starting job made Busy: those whose
 // busy slots are all the job's.
 func (s *Simulator) logTaken(al *allocation) {

@@ -62,6 +62,7 @@ type Simulator struct {
 	names      []string
 	totalSlots int
 	hasFreqs   bool // some group has frequency levels
+	oneSlot    bool // every node has one slot
 
 	indexFrom, indexUntil int // queue lengths bounding EASY's candidate index
 
@@ -173,7 +174,9 @@ func (s *Simulator) setOptions() error {
 }
 
 func (s *Simulator) setCluster(c Cluster) {
+	s.oneSlot = true
 	for gi, g := range c.Groups {
+		s.oneSlot = s.oneSlot && g.Slots == 1
 		s.groups = append(s.groups, policy.Group{Name: g.Name, Count: g.Count, Slots: g.Slots, GFLOPS: g.GFLOPS, Model: g.Model})
 		s.hasFreqs = s.hasFreqs || len(g.Model.Freqs) > 0
 		width := len(strconv.Itoa(g.Count))

@@ -254,7 +254,11 @@ func (s *Simulator) start(qi int) {
 	if st.placer != nil {
 		need = s.placeByPolicy(qi, al, need)
 	}
-	s.takeLowest(al, need)
+	if s.oneSlot {
+		s.takeIdleLowest(al, need)
+	} else {
+		s.takeLowest(al, need)
+	}
 	if st.res.Timeline != nil {
 		s.logTaken(al)
 	}
@@ -315,6 +319,35 @@ func (s *Simulator) takeLowest(al *allocation, need int32) {
 	al.nodes, al.counts = an[:m], ac[:m]
 	st.idleList.gone += left
 	st.view.IdleNodes -= left
+}
+
+// takeIdleLowest is takeLowest when every node has one slot: a node with
+// a free slot is then Idle, and the job takes it whole. It does for the
+// nodes of most traces what takeLowest does with a third fewer
+// instructions (no slot arithmetic, no branch per node).
+func (s *Simulator) takeIdleLowest(al *allocation, need int32) {
+	st := &s.st
+	nodes, fs, now := st.view.Nodes, st.freeSet, st.now
+	idle, pos := st.idleList.nodes, st.idleList.pos
+	m0 := len(al.nodes)
+	m := m0
+	an, ac := al.nodes[:cap(al.nodes)], al.counts[:cap(al.counts)]
+	for w := 0; w < len(fs) && need > 0; w++ {
+		word := fs[w]
+		for ; word != 0 && need > 0; word &= word - 1 {
+			i := w<<6 + bits.TrailingZeros64(word)
+			n := &nodes[i]
+			n.State, n.Since, n.BusySlots = policy.Busy, now, 1
+			idle[pos[i]] = noNode
+			an[m], ac[m] = i, 1
+			m++
+			need--
+		}
+		fs[w] = word // the nodes not taken
+	}
+	al.nodes, al.counts = an[:m], ac[:m]
+	st.idleList.gone += m - m0
+	st.view.IdleNodes -= m - m0
 }
 
 // addSlotSeconds accounts the busy slot-seconds of a job starting on al
@@ -381,7 +414,11 @@ func (s *Simulator) scaledRun(run int64, nodes []int) int64 {
 func (s *Simulator) end(j int32) {
 	st := &s.st
 	al := &st.alloc[j]
-	s.release(al)
+	if s.oneSlot {
+		s.releaseWhole(al)
+	} else {
+		s.release(al)
+	}
 	st.avail += int(s.jobs[j].slots)
 	st.changed = true
 	st.running.removeAt(st.running.find(st.startSeq[j]))
