@@ -135,16 +135,29 @@ func (s *Simulator) release(al *allocation) {
 // the branches of the general case.
 func (s *Simulator) releaseWhole(al *allocation) {
 	st := &s.st
-	nodes, fs, l := st.view.Nodes, st.freeSet, &st.idleList
-	now := st.now
 	s.reserveIdle(len(al.nodes))
+	nodes, fs, now := st.view.Nodes, st.freeSet, st.now
+	l := &st.idleList
+	k := len(l.nodes)
+	ids, pos := l.nodes[:k+len(al.nodes)], l.pos
+	last := l.lastID // the ID appended last at time now, if any
+	if l.lastTime != now {
+		last = noNode
+	}
 	for _, i := range al.nodes {
 		n := &nodes[i]
 		fs.set(i)
 		st.acct[n.Group].sec[policy.Busy] += now - n.Since
 		n.State, n.Since, n.IdleSince, n.BusySlots = policy.Idle, now, now, 0
-		l.add(i, now)
+		if i < last {
+			l.sorted = false
+		}
+		last = i
+		pos[i] = int32(k)
+		ids[k] = i
+		k++
 	}
+	l.nodes, l.lastTime, l.lastID = ids, now, last
 	st.view.IdleNodes += len(al.nodes)
 	if st.res.Timeline != nil {
 		for _, i := range al.nodes {

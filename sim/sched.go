@@ -330,8 +330,8 @@ func (s *Simulator) takeIdleLowest(al *allocation, need int32) {
 	nodes, fs, now := st.view.Nodes, st.freeSet, st.now
 	idle, pos := st.idleList.nodes, st.idleList.pos
 	m0 := len(al.nodes)
+	an := al.nodes[:cap(al.nodes)]
 	m := m0
-	an, ac := al.nodes[:cap(al.nodes)], al.counts[:cap(al.counts)]
 	for w := 0; w < len(fs) && need > 0; w++ {
 		word := fs[w]
 		for ; word != 0 && need > 0; word &= word - 1 {
@@ -339,13 +339,17 @@ func (s *Simulator) takeIdleLowest(al *allocation, need int32) {
 			n := &nodes[i]
 			n.State, n.Since, n.BusySlots = policy.Busy, now, 1
 			idle[pos[i]] = noNode
-			an[m], ac[m] = i, 1
+			an[m] = i
 			m++
 			need--
 		}
 		fs[w] = word // the nodes not taken
 	}
-	al.nodes, al.counts = an[:m], ac[:m]
+	ac := al.counts[:m] // one slot on each node, set apart: one slice fewer in the loop
+	for x := m0; x < m; x++ {
+		ac[x] = 1
+	}
+	al.nodes, al.counts = an[:m], ac
 	st.idleList.gone += m - m0
 	st.view.IdleNodes -= m - m0
 }
