@@ -144,10 +144,10 @@ func (s *Simulator) releaseWhole(al *allocation) {
 	if l.lastTime != now {
 		last = noNode
 	}
+	s.accountWhole(al.nodes)
 	for _, i := range al.nodes {
 		n := &nodes[i]
 		fs.set(i)
-		st.acct[n.Group].sec[policy.Busy] += now - n.Since
 		n.State, n.Since, n.IdleSince, n.BusySlots = policy.Idle, now, now, 0
 		if i < last {
 			l.sorted = false
@@ -163,6 +163,22 @@ func (s *Simulator) releaseWhole(al *allocation) {
 		for _, i := range al.nodes {
 			s.logChange(i, policy.Idle)
 		}
+	}
+}
+
+// accountWhole adds the busy intervals of a job's one-slot nodes, ending
+// now, to their groups' busy node-seconds. The nodes all turned Busy when
+// the job started, so on a cluster of one group that is one product.
+func (s *Simulator) accountWhole(job []int) {
+	st := &s.st
+	nodes, now := st.view.Nodes, st.now
+	if len(st.acct) == 1 {
+		st.acct[0].sec[policy.Busy] += int64(len(job)) * (now - nodes[job[0]].Since)
+		return
+	}
+	for _, i := range job {
+		n := &nodes[i]
+		st.acct[n.Group].sec[policy.Busy] += now - n.Since
 	}
 }
 
