@@ -18,19 +18,22 @@ func (s *Simulator) replay(p policy.Policy, r *Result) error {
 	st := &s.st
 	for {
 		// The next time is the earliest of the next event, submission,
-		// decision and local midnight. Most iterations follow a change of
-		// the view, and the next decision is then the tick at or after now
-		// found last: that case is written out here, the loop's hottest
-		// spot, without a call.
+		// decision and local midnight, written out here (the loop's
+		// hottest spot) without a call in the common cases: the next
+		// decision is the tick at or after now found last when the view
+		// changed, the one kept at the last consultation when not.
 		t := min(st.nextRoll, st.nextTrans, st.nextSubmit)
 		if len(st.events) > 0 {
 			t = min(t, st.events[0].t)
 		}
-		if tk, from := st.tick, max(st.now, st.last+1); st.changed && s.period > 0 && uint64(tk-from) < uint64(s.period) {
-			t = min(t, tk)
-		} else {
-			t = min(t, s.nextDecision())
+		dec := st.wakeTick // the next decision
+		if st.changed && s.period > 0 {
+			dec = st.tick
+			if from := max(st.now, st.last+1); uint64(dec-from) >= uint64(s.period) {
+				dec = s.tickAtOrAfter(from)
+			}
 		}
+		t = min(t, dec)
 		s.advance(t)
 		for len(st.events) > 0 && st.events[0].t == t {
 			s.end(st.events.pop().id)
@@ -94,7 +97,7 @@ func (s *Simulator) reset(p policy.Policy, r *Result) {
 	st.nextJob, st.ended, st.seq, st.poweredS, st.idle = 0, 0, 0, 0, 0
 	st.nextSubmit = s.jobs[0].submit
 	st.changed, st.schedule = true, false
-	st.last, st.wake, st.tick = s.tIni-1, policy.NoTime, s.tIni
+	st.last, st.wake, st.tick, st.wakeTick = s.tIni-1, policy.NoTime, s.tIni, never
 	st.lastStep = Step{Time: -1}
 	v := &st.view
 	v.Now, v.Start, v.TZOffset, v.Period = s.tIni, s.tIni, int(s.tz), max(s.period, 0)
@@ -103,22 +106,21 @@ func (s *Simulator) reset(p policy.Policy, r *Result) {
 	r.PeakPoweredNodes = st.powered
 }
 
-// nextDecision is the next time the policy must be consulted if nothing
-// else happens first.
-func (s *Simulator) nextDecision() int64 {
+// wakeDecision is the next time the policy must be consulted, if nothing
+// else happens first, while the view has not changed since the last
+// consultation: the tick at or after the Wake it returned (the Wake
+// itself with Period EveryEvent), or never. It changes only when the
+// policy is consulted, which keeps it in st.wakeTick. (When the view has
+// changed, the next decision is the first tick from now on, or with
+// Period EveryEvent still the Wake: see the loop.)
+func (s *Simulator) wakeDecision() int64 {
 	st := &s.st
 	wake := st.wake
-	if wake == policy.NoTime || wake <= st.last {
-		wake = never
-	}
-	if s.period == EveryEvent {
-		return wake
-	}
-	if st.changed {
-		return s.tickAtOrAfter(max(st.now, st.last+1))
-	}
-	if wake == never {
+	switch {
+	case wake == policy.NoTime || wake <= st.last:
 		return never
+	case s.period == EveryEvent:
+		return wake
 	}
 	return s.tickAtOrAfter(wake)
 }
@@ -259,6 +261,7 @@ func (s *Simulator) consult(p policy.Policy) error {
 	st.last = st.now
 	st.changed = false
 	st.wake = st.dec.Wake
+	st.wakeTick = s.wakeDecision()
 	d := &st.dec
 	if len(d.PowerOn) == 0 && len(d.PowerOff) == 0 && len(d.Freq) == 0 {
 		return nil // most decisions change nothing

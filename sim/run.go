@@ -118,6 +118,7 @@ type state struct {
 	last     int64 // time of the last consultation
 	wake     int64 // the Wake the last decision returned
 	tick     int64 // the decision tick tickAtOrAfter found last
+	wakeTick int64 // the next decision while the view is unchanged (wakeDecision)
 	idle     int   // iterations with jobs waiting and nothing pending
 
 	lastStep Step
