@@ -9,18 +9,12 @@ const (
 	evShutdownDone
 )
 
-// event is one future happening: a job ending or a node transition ending.
+// event is one future happening: a node transition ending (job ends are
+// kept apart, as jobEnd).
 type event struct {
 	t    int64
-	id   int32 // job index for evJobEnd, node index otherwise
+	id   int32 // node index
 	kind uint8
-}
-
-func (a event) before(b event) bool {
-	if a.t != b.t {
-		return a.t < b.t
-	}
-	return a.order() < b.order()
 }
 
 // order ranks events at one time: by kind, then by id (never negative).
@@ -29,11 +23,20 @@ func (a event) order() uint64 { return uint64(a.kind)<<32 | uint64(uint32(a.id))
 // orderKey returns the kind and id of an event from its order.
 func orderKey(key uint64) (kind uint8, id int) { return uint8(key >> 32), int(uint32(key)) }
 
-// eventHeap is a typed binary min-heap: no interface boxing, no allocation
-// once its slice has grown.
-type eventHeap []event
+// jobEnd is a job's end: at t, job j (the trace index).
+type jobEnd struct {
+	t int64
+	j int32
+}
 
-func (h *eventHeap) push(e event) {
+// before orders job ends by time, then by trace index.
+func (a jobEnd) before(b jobEnd) bool { return a.t < b.t || a.t == b.t && a.j < b.j }
+
+// endHeap is a typed binary min-heap of job ends: no interface boxing, no
+// allocation once its slice has grown.
+type endHeap []jobEnd
+
+func (h *endHeap) push(e jobEnd) {
 	*h = append(*h, e)
 	q := *h
 	i := len(q) - 1
@@ -48,8 +51,8 @@ func (h *eventHeap) push(e event) {
 	q[i] = e
 }
 
-// pop removes and returns the earliest event; the heap must not be empty.
-func (h *eventHeap) pop() event {
+// pop removes and returns the earliest end; the heap must not be empty.
+func (h *endHeap) pop() jobEnd {
 	q := *h
 	top := q[0]
 	n := len(q) - 1

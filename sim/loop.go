@@ -36,7 +36,7 @@ func (s *Simulator) replay(p policy.Policy, r *Result) error {
 		t = min(t, dec)
 		s.advance(t)
 		for len(st.events) > 0 && st.events[0].t == t {
-			s.end(st.events.pop().id)
+			s.end(st.events.pop().j)
 		}
 		if st.ended == len(s.jobs) {
 			s.finish(r, t)

@@ -80,7 +80,7 @@ type state struct {
 	placer     policy.Placer
 	rng        *rand.Rand
 	pcg        *rand.PCG
-	events     eventHeap         // job ends
+	events     endHeap           // job ends
 	trans      []transitionQueue // boots and shutdowns, one queue per duration
 	nextTrans  int64             // when the next transition ends, or never
 	due        []uint64          // scratch: order keys of the transitions ending now

@@ -278,7 +278,7 @@ func (s *Simulator) start(qi int) {
 	st.view.BusySlots += int(info.slots)
 	st.res.Jobs[j].Start = st.now
 	st.res.Jobs[j].End = st.now + run
-	st.events.push(event{t: st.now + run, id: j, kind: evJobEnd})
+	st.events.push(jobEnd{t: st.now + run, j: j})
 	if s.easy {
 		s.addEnd(st.now+info.est, j, info.slots)
 	}
