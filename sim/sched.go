@@ -102,8 +102,13 @@ func (s *Simulator) schedulePass() {
 		}
 		s.start(0)
 	}
-	if s.easy && st.queue.len() > 1 && st.avail > 0 {
-		s.indexQueue()
+	if n := st.queue.len(); s.easy && n > 1 && st.avail > 0 {
+		switch { // index the queue while it is long (hysteresis)
+		case !st.indexed && n >= s.indexFrom:
+			s.index()
+		case st.indexed && n < s.indexUntil:
+			s.unindex()
+		}
 		if st.avail >= st.qslots.min { // else no queued job fits
 			s.backfill()
 		}
@@ -176,20 +181,13 @@ const (
 	indexUntil = 64
 )
 
-// indexQueue starts indexing the queued jobs when the queue has grown long
-// and stops when it is short again.
-func (s *Simulator) indexQueue() {
+// index starts indexing the queued jobs in the candidate index.
+func (s *Simulator) index() {
 	st := &s.st
-	n := st.queue.len()
-	switch {
-	case !st.indexed && n >= s.indexFrom:
-		st.indexed = true
-		for i := range n {
-			j := st.queue.key(i)
-			st.cands.set(int(j), s.jobs[j].slots, s.jobs[j].est)
-		}
-	case st.indexed && n < s.indexUntil:
-		s.unindex()
+	st.indexed = true
+	for i := range st.queue.len() {
+		j := st.queue.key(i)
+		st.cands.set(int(j), s.jobs[j].slots, s.jobs[j].est)
 	}
 }
 
@@ -216,6 +214,18 @@ func (s *Simulator) reservation(need int) (shadow int64, extra int) {
 	st := &s.st
 	acc := st.avail
 	ends, boots := st.ends, st.boots.items()
+	if len(boots) == 0 { // the common case: no node booting
+		for k := len(ends) - 1; k >= 0; k-- {
+			if acc += int(ends[k].slots); acc >= need {
+				shadow = max(ends[k].t, st.now)
+				for k--; k >= 0 && ends[k].t <= shadow; k-- {
+					acc += int(ends[k].slots)
+				}
+				return shadow, acc - need
+			}
+		}
+		return never, int(^uint(0) >> 1)
+	}
 	k, b := len(ends)-1, 0
 	for k >= 0 || b < len(boots) {
 		var e endEntry
