@@ -121,8 +121,10 @@ func (s *Simulator) sortIdle(lru []int) {
 
 // syncIdleLRU sets View.IdleLRU and View.EarliestIdle from the list.
 func (s *Simulator) syncIdleLRU() {
-	s.squeezeIdle()
 	st := &s.st
+	if l := &st.idleList; l.gone > 0 || !l.sorted {
+		s.squeezeIdle()
+	}
 	lru := st.idleList.nodes
 	st.view.IdleLRU = lru[:len(lru):len(lru)]
 	st.view.EarliestIdle = policy.NoTime

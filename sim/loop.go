@@ -183,7 +183,7 @@ func (s *Simulator) submit(t int64) {
 		info := &s.jobs[j]
 		q := &s.queued[j]
 		st.res.Jobs[j] = JobRecord{ID: q.ID, Submit: t, Slots: q.Slots}
-		st.queue.push(j, *q)
+		st.queue.push(j, q)
 		st.view.QueuedSlots += int(info.slots)
 		st.qslots.add(int(info.slots))
 		if st.indexed {

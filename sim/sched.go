@@ -276,7 +276,7 @@ func (s *Simulator) start(qi int) {
 	run := s.scaledRun(info.run, al.nodes)
 	s.addSlotSeconds(al, info.slots, run)
 	q := st.queue.at(qi)
-	st.running.push(st.seq, policy.RunningJob{ID: q.ID, Slots: q.Slots, Start: st.now, ReqTime: q.ReqTime, Nodes: al.nodes})
+	st.running.push(st.seq, &policy.RunningJob{ID: q.ID, Slots: q.Slots, Start: st.now, ReqTime: q.ReqTime, Nodes: al.nodes})
 	st.queue.removeAt(qi)
 	st.qslots.remove(int(info.slots))
 	if st.indexed {

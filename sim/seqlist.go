@@ -23,11 +23,11 @@ func (l *seqList[T]) key(i int) int32   { return l.keys[l.head+i] }
 func (l *seqList[T]) keyItems() []int32 { return l.keys[l.head:l.tail:l.tail] }
 func (l *seqList[T]) at(i int) *T       { return &l.vals[l.head+i] }
 
-func (l *seqList[T]) push(key int32, v T) {
+func (l *seqList[T]) push(key int32, v *T) {
 	if l.tail == len(l.vals) {
 		l.makeRoom()
 	}
-	l.vals[l.tail] = v
+	l.vals[l.tail] = *v
 	l.keys[l.tail] = key
 	l.tail++
 }
