@@ -81,7 +81,7 @@ func (l *seqList[T]) removeAt(i int) {
 }
 
 // fewItems is how many items removeAt moves one by one.
-const fewItems = 16
+const fewItems = 8
 
 // find returns the position of key, or -1. Keys must increase along the
 // list.
