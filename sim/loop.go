@@ -89,6 +89,7 @@ func (s *Simulator) reset(p policy.Policy, r *Result) {
 	st.qslots.reset()
 	st.running.reset()
 	st.ends = st.ends[:0]
+	st.scanned = scanMemo{}
 	st.boots.reset()
 	st.recent = st.recent[:0]
 	st.today = [24]float64{}

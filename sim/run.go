@@ -98,6 +98,7 @@ type state struct {
 	startSeq   []int32          // per job: rank in start order (its key in running)
 	seq        int32
 	cands      candidates // EASY: queued jobs by slots and estimate
+	scanned    scanMemo   // EASY: what the last backfill scan found
 	qslots     queueSlots // queued jobs by slots needed
 	order      []int      // node order a Placer sorts
 	acct       []groupAcct

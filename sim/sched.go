@@ -150,11 +150,19 @@ func (s *Simulator) backfill() {
 
 // scanBackfill is backfill by scanning the queue. Most jobs looked at
 // cannot start, so the search for the next one that can runs in a loop
-// that calls nothing, over local copies of the queue's slices.
+// that calls nothing, over local copies of the queue's slices; and a
+// scan under bounds no looser than the last one's looks only at the jobs
+// queued since (see scanMemo).
 func (s *Simulator) scanBackfill(window int64, extra int) {
 	st := &s.st
 	jobs := s.jobs
-	for i := 1; st.avail >= st.qslots.min; {
+	i := 1
+	if m := &st.scanned; m.valid && st.avail <= m.avail && extra <= m.extra && window <= m.window {
+		keys := st.queue.keyItems()
+		for i = len(keys); i > 1 && keys[i-1] > m.upTo; i-- {
+		}
+	}
+	for st.avail >= st.qslots.min {
 		avail := st.avail
 		queued, keys := st.queue.items(), st.queue.keyItems()
 		keys = keys[:len(queued)]
@@ -164,13 +172,29 @@ func (s *Simulator) scanBackfill(window int64, extra int) {
 			}
 		}
 		if i >= len(queued) {
-			return
+			break
 		}
 		if jobs[keys[i]].est > window {
 			extra -= queued[i].Slots
 		}
 		s.start(i)
 	}
+	st.scanned = scanMemo{valid: true, upTo: st.queue.key(st.queue.len() - 1), avail: st.avail, extra: extra, window: window}
+}
+
+// scanMemo records the end of the last backfill scan: every job queued
+// then (trace index up to upTo) but the head, and not started since, can
+// not start while the free slots, the extra slots and the window are at
+// most what they were then — each test a job failed is monotone in them
+// (slots ≤ free, slots ≤ extra or estimate ≤ window), and a job passed
+// over early in a scan failed under bounds looser than the final ones. A
+// job left unscanned because the free slots fell under the fewest queued
+// slots fails the first test.
+type scanMemo struct {
+	valid        bool
+	upTo         int32
+	avail, extra int
+	window       int64
 }
 
 // Queue lengths at which EASY starts and stops keeping the candidate
