@@ -79,7 +79,9 @@ func (p *idleTimeout) switchOff(v *View, d *Decision) {
 	due, next := dueIdle(v, p.timeout)
 	d.Wake = earliest(d.Wake, next)
 	for _, i := range due {
-		if kept <= p.spare {
+		// Every node has a slot at least: once the free slots beyond the
+		// queue are gone, no later node can go either.
+		if kept <= p.spare || free-1 < v.QueuedSlots {
 			return // no more can go
 		}
 		n := &v.Nodes[i]

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"sort"
 )
 
 // Helpers shared by the policies. None allocates once the caller's scratch
@@ -24,33 +23,31 @@ func queueDeficit(v *View) int { return max(0, v.QueuedSlots-freeSlots(v)) }
 // maxNodes nodes in all (maxNodes < 0: no limit). It returns the number of
 // nodes booted. A nil order means node-ID order.
 func bootInOrder(v *View, d *Decision, order []int, slots, extra, maxNodes int) int {
+	if slots <= 0 && extra == 0 {
+		return 0 // the usual case: nothing to boot
+	}
 	booted, n := 0, 0
-	boot := func(i int) bool {
+	count := len(v.Nodes)
+	if order != nil {
+		count = len(order)
+	}
+	for k := range count {
 		if n == maxNodes || (booted >= slots && extra == 0) {
-			return false
-		}
-		if v.Nodes[i].State == Off {
-			if booted >= slots {
-				extra--
-			}
-			d.PowerOn = append(d.PowerOn, i)
-			booted += v.Nodes[i].Slots
-			n++
-		}
-		return true
-	}
-	if order == nil {
-		for i := range v.Nodes {
-			if !boot(i) {
-				break
-			}
-		}
-		return n
-	}
-	for _, i := range order {
-		if !boot(i) {
 			break
 		}
+		i := k
+		if order != nil {
+			i = order[k]
+		}
+		if v.Nodes[i].State != Off {
+			continue
+		}
+		if booted >= slots {
+			extra--
+		}
+		d.PowerOn = append(d.PowerOn, i)
+		booted += v.Nodes[i].Slots
+		n++
 	}
 	return n
 }
@@ -60,7 +57,15 @@ func bootInOrder(v *View, d *Decision, order []int, slots, extra, maxNodes int) 
 // becomes due (NoTime: none left).
 func dueIdle(v *View, wait int64) (due []int, next int64) {
 	lru := v.IdleLRU
-	cut := sort.Search(len(lru), func(k int) bool { return v.Nodes[lru[k]].IdleSince+wait > v.Now })
+	cut, hi := 0, len(lru) // the first node not yet due (IdleSince rises along lru)
+	for cut < hi {
+		m := int(uint(cut+hi) >> 1)
+		if v.Nodes[lru[m]].IdleSince+wait > v.Now {
+			hi = m
+		} else {
+			cut = m + 1
+		}
+	}
 	if cut == len(lru) {
 		return lru, NoTime
 	}
