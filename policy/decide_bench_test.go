@@ -107,14 +107,7 @@ func BenchmarkDecideHGFS(b *testing.B) {
 			}
 			var d policy.Decision
 			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				d.Reset()
-				p.Decide(views[i], &d)
-				if i++; i == len(views) {
-					i = 0
-				}
-			}
+			decideInTurn(b, p, views, &d)
 		})
 	}
 }
@@ -139,14 +132,19 @@ func BenchmarkDecide(b *testing.B) {
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
-			i := 0
-			for b.Loop() {
-				d.Reset()
-				p.Decide(views[i], &d)
-				if i++; i == len(views) {
-					i = 0
-				}
-			}
+			decideInTurn(b, p, views, &d)
 		})
+	}
+}
+
+// decideInTurn has p decide on views in turn, one per benchmark iteration.
+func decideInTurn(b *testing.B, p policy.Policy, views []*policy.View, d *policy.Decision) {
+	i := 0
+	for b.Loop() {
+		d.Reset()
+		p.Decide(views[i], d)
+		if i++; i == len(views) {
+			i = 0
+		}
 	}
 }
