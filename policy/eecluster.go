@@ -40,7 +40,7 @@ func eeclusterSpec() Spec {
 func (p *eecluster) Name() string { return "eecluster" }
 
 func (p *eecluster) Decide(v *View, d *Decision) {
-	w := waitOf(v.Queue)
+	w := waitOf(v)
 	d.Wake = p.wake(v, w)
 	need, extra := queueDeficit(v), 0
 	if p.r2(v, w) {

@@ -137,7 +137,7 @@ func (p *escs) Decide(v *View, d *Decision) {
 func (p *escs) groupQueue(v *View) {
 	p.seen = p.seen[:0]
 	if len(p.groups) == 0 {
-		if w := waitOf(v.Queue); w.n > 0 {
+		if w := waitOf(v); w.n > 0 {
 			p.seen = append(p.seen, escsGroup{w: w})
 		}
 		return

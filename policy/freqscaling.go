@@ -100,7 +100,7 @@ func freqSpecs() []Spec {
 func (p *freqScaling) Name() string { return p.name }
 
 func (p *freqScaling) Decide(v *View, d *Decision) {
-	w := waitOf(v.Queue)
+	w := waitOf(v)
 	p.setFreqs(v, d, w)
 	need, extra := queueDeficit(v), 0
 	if p.bootOnWait && w.above(v.Now, p.waitFast) {

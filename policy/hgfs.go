@@ -45,9 +45,10 @@ import (
 // however long they stayed idle; a scaled timeout keeps them only while
 // the load says they will soon be needed.
 //
-// Wake: the mean wait crossing t_max or t_min, an idle node reaching the
-// scaled idle time, an arrival leaving the one-hour demand window, the
-// next local hour.
+// Wake: the mean wait crossing t_max or t_min; and while an idle node may
+// go (R3 allows and a free slot is left beyond the queue), an idle node
+// reaching the scaled idle time, an arrival leaving the one-hour demand
+// window, the next local hour.
 //
 // Encoding for the tuner: the Params (t_max, n_max, t_min, n_min,
 // min_idle, max_booting) as bounded numbers; Config.Fuzzy a clone of
@@ -165,9 +166,8 @@ func hgfsReactiveSeeds() []Config {
 func (p *hgfs) Name() string { return "hgfs" }
 
 func (p *hgfs) Decide(v *View, d *Decision) {
-	w := waitOf(v.Queue)
-	in, wake := p.inputs(v)
-	d.Wake = earliest(p.wake(v, w), wake)
+	w := waitOf(v)
+	d.Wake = p.wake(v, w)
 	avail := freeSlots(v) - v.QueuedSlots
 	boot, extra := max(0, -avail), 0
 	if p.r2(v, w) {
@@ -178,16 +178,18 @@ func (p *hgfs) Decide(v *View, d *Decision) {
 			return
 		}
 	}
-	if !p.r3(v, w) || v.IdleNodes == 0 {
-		return // the idle time matters only when an idle node may go
-	}
-	due, next := dueIdle(v, p.scaledIdle(in))
-	d.Wake = earliest(d.Wake, next)
-	// Every node has a slot at least (groups are validated so): none can
-	// go once no free slot is left beyond the queue.
-	if avail < 1 {
+	// The idle time matters only when an idle node may go: R3 allows, a
+	// node is idle and a free slot is left beyond the queue (every node
+	// has a slot at least: groups are validated so). Of these only R3
+	// changes with time alone, and its crossings are in Wake already; so
+	// otherwise the fuzzy inputs, the idle time and when they change are
+	// not needed before the next event.
+	if avail < 1 || v.IdleNodes == 0 || !p.r3(v, w) {
 		return
 	}
+	in, wake := p.inputs(v)
+	due, next := dueIdle(v, p.scaledIdle(in))
+	d.Wake = earliest(d.Wake, earliest(wake, next))
 	for _, i := range offOrder(v, due, &p.order) {
 		n := &v.Nodes[i]
 		if avail-n.Slots >= 0 {

@@ -14,7 +14,6 @@ import (
 // an idle time of 150, 300, 600, 1200 or 2400 s.
 func TestHGFSTemplateDecisions(t *testing.T) {
 	const now = 100*86400 + 10*3600 + 1000
-	const nextHour = now + 2600
 	twoBusyTwoIdle := []node{{state: Busy}, {state: Busy}, {state: Idle, since: now - 700}, {state: Idle, since: now - 100},
 		{state: Off}, {state: Off}, {state: Off}, {state: Off}}
 	twoBusy := []node{{state: Busy}, {state: Busy}, {state: Off}, {state: Off}, {state: Off}, {state: Off}, {state: Off}, {state: Off}}
@@ -53,10 +52,22 @@ func TestHGFSTemplateDecisions(t *testing.T) {
 			wantWake: now + 1700,
 		},
 		{
-			// utilisation 2/2 high: (low, low, high) → short. No idle node,
-			// no queue: nothing to do until the next hour.
+			// No idle node, no queue: nothing to do, and nothing changes
+			// with time alone (the inputs, and so the idle time, matter
+			// only once a node is idle, which is an event).
 			name: "nothing idle", nodes: twoBusy,
-			wantWake: nextHour,
+			wantWake: NoTime,
+		},
+		{
+			// A queued job of 2 slots takes both idle nodes' slots: no
+			// free slot beyond the queue, so none goes although node 2
+			// has been idle 700 s, and none boots. Only R3 changes with
+			// time: the mean wait (30 s) reaches t_min (300 s) at
+			// now+270. The idle time is not asked for (else node 3, due
+			// at now+50, would wake it earlier for nothing).
+			name: "queue holds the idle nodes", nodes: twoBusyTwoIdle,
+			queue:    []QueuedJob{{ID: 1, Slots: 2, Submit: now - 30, ReqTime: 3600}},
+			wantWake: now + 270,
 		},
 		{
 			// R1: a queued job of 3 slots, none free: boot 3 nodes, lowest

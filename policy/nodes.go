@@ -108,12 +108,9 @@ type queueWait struct {
 	sumSubmit int64
 }
 
-func waitOf(q []QueuedJob) queueWait {
-	w := queueWait{n: len(q)}
-	for i := range q {
-		w.sumSubmit += q[i].Submit
-	}
-	return w
+// waitOf is the queue wait of v's queue, from its summary counts.
+func waitOf(v *View) queueWait {
+	return queueWait{n: len(v.Queue), sumSubmit: v.QueuedSubmitSum}
 }
 
 // gap is t·n − Σsubmit − x·n: positive when the mean wait at t exceeds

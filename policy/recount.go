@@ -1,12 +1,12 @@
 package policy
 
 // Recount sets the summary counts of v (TotalSlots, PoweredSlots,
-// BusySlots, BootingSlots, QueuedSlots, OffNodes, BootingNodes,
-// IdleNodes, EarliestIdle) and IdleLRU from its nodes and queue. The
+// BusySlots, BootingSlots, QueuedSlots, QueuedSubmitSum, OffNodes,
+// BootingNodes, IdleNodes, EarliestIdle) and IdleLRU from its nodes and queue. The
 // simulator maintains them incrementally; a daemon reading a state file
 // calls Recount once.
 func (v *View) Recount() {
-	v.TotalSlots, v.PoweredSlots, v.BusySlots, v.BootingSlots, v.QueuedSlots = 0, 0, 0, 0, 0
+	v.TotalSlots, v.PoweredSlots, v.BusySlots, v.BootingSlots, v.QueuedSlots, v.QueuedSubmitSum = 0, 0, 0, 0, 0, 0
 	v.OffNodes, v.BootingNodes, v.IdleNodes, v.EarliestIdle = 0, 0, 0, NoTime
 	v.IdleLRU = v.IdleLRU[:0]
 	for i := range v.Nodes {
@@ -31,6 +31,7 @@ func (v *View) Recount() {
 	}
 	for i := range v.Queue {
 		v.QueuedSlots += v.Queue[i].Slots
+		v.QueuedSubmitSum += v.Queue[i].Submit
 	}
 	sortLRU(v, v.IdleLRU)
 }

@@ -152,6 +152,9 @@ type View struct {
 	BusySlots    int
 	BootingSlots int
 	QueuedSlots  int
+	// QueuedSubmitSum is the sum of the queued jobs' Submit times: with
+	// len(Queue) it gives the mean queue wait at any time without a scan.
+	QueuedSubmitSum int64
 
 	// Node counts by state and the earliest IdleSince of the Idle nodes
 	// (NoTime when none is idle), kept like the slot counts: a policy

@@ -71,6 +71,52 @@ func TestWakeHonestInSimulator(t *testing.T) {
 	}
 }
 
+// Tuned hgfs configurations keep the Wake contract too, under EASY
+// backfilling as the tuner runs them: a random rule base with shifted
+// labels and a reactive seed (every rule off), on the first 3000 jobs of
+// SDSC-SP2, whose queue often holds the idle nodes.
+func TestWakeHonestHGFSTuned(t *testing.T) {
+	tr, c := openShared(t, "SDSC-SP2-1998-4.2-cln.swf.gz")
+	tr.Jobs = tr.Jobs[:3000]
+	s, err := sim.New(tr, c, sim.Options{Scheduler: sim.EASY})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := policy.Lookup("hgfs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, cfg := range map[string]policy.Config{"random": tunedHGFS(), "reactive": spec.Seeds[3]} {
+		t.Run(name, func(t *testing.T) {
+			skipping, err := s.Run(mustConfig(t, cfg))
+			if err != nil {
+				t.Fatal(err)
+			}
+			always, err := s.Run(everyTick{mustConfig(t, cfg)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if skipping.Reconfigurations == 0 {
+				t.Fatal("no reconfiguration: the run tests nothing")
+			}
+			always.IgnoredCommands = skipping.IgnoredCommands
+			if !reflect.DeepEqual(skipping, always) {
+				t.Errorf("runs differ: off %d vs %d s, reconfigurations %d vs %d",
+					skipping.OffNodeSeconds, always.OffNodeSeconds, skipping.Reconfigurations, always.Reconfigurations)
+			}
+		})
+	}
+}
+
+func mustConfig(t *testing.T, c policy.Config) policy.Policy {
+	t.Helper()
+	p, err := policy.New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func mustPolicy(t *testing.T, name string) policy.Policy {
 	t.Helper()
 	p, err := policy.New(policy.Config{Name: name})

@@ -186,6 +186,7 @@ func (s *Simulator) submit(t int64) {
 		st.res.Jobs[j] = JobRecord{ID: q.ID, Submit: t, Slots: q.Slots}
 		st.queue.push(j, q)
 		st.view.QueuedSlots += int(info.slots)
+		st.view.QueuedSubmitSum += q.Submit
 		st.qslots.add(int(info.slots))
 		if st.indexed {
 			st.cands.set(int(j), info.slots, info.est)

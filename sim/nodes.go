@@ -26,7 +26,7 @@ func (s *Simulator) resetNodes() {
 	st.powered, st.poweredAt = len(v.Nodes), st.now
 	v.TotalSlots = s.totalSlots
 	v.PoweredSlots = s.totalSlots
-	v.BusySlots, v.BootingSlots, v.QueuedSlots = 0, 0, 0
+	v.BusySlots, v.BootingSlots, v.QueuedSlots, v.QueuedSubmitSum = 0, 0, 0, 0
 }
 
 // setState moves node i to state to at the current time, keeping the

@@ -140,13 +140,17 @@ func (s *Simulator) checkInvariants() error {
 			booting += n.Slots
 		}
 	}
-	queued := 0
+	queued, submitted := 0, int64(0)
 	for _, q := range st.queue.items() {
 		queued += q.Slots
+		submitted += q.Submit
 	}
 	if avail != st.avail || busy != v.BusySlots || powered != v.PoweredSlots || booting != v.BootingSlots || queued != v.QueuedSlots {
 		return fmt.Errorf("counts: avail %d/%d busy %d/%d powered %d/%d booting %d/%d queued %d/%d",
 			avail, st.avail, busy, v.BusySlots, powered, v.PoweredSlots, booting, v.BootingSlots, queued, v.QueuedSlots)
+	}
+	if submitted != v.QueuedSubmitSum {
+		return fmt.Errorf("queued jobs' submit times sum to %d, kept %d", submitted, v.QueuedSubmitSum)
 	}
 	c := policy.View{Nodes: v.Nodes}
 	c.Recount()

@@ -309,6 +309,7 @@ func (s *Simulator) start(qi int) {
 	st.startSeq[j] = st.seq
 	st.seq++
 	st.view.QueuedSlots -= int(info.slots)
+	st.view.QueuedSubmitSum -= s.queued[j].Submit
 	st.view.BusySlots += int(info.slots)
 	st.res.Jobs[j].Start = st.now
 	st.res.Jobs[j].End = st.now + run
