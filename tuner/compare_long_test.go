@@ -24,8 +24,10 @@ import (
 // on the train split). The table goes to the log and to
 // ECOTUNE_COMPARE_OUT if set; ECOTUNE_POLICIES and ECOTUNE_TRACES (e.g.
 // "NASA,SDSC") narrow it, ECOTUNE_SEED (default 1) seeds every search
-// and ECOTUNE_POPULATION (default 16) sets the population per island. It asserts nothing about who wins: the
-// figures are reported as measured.
+// and ECOTUNE_POPULATION (default 16) sets the population per island;
+// ECOTUNE_COMPARE_DIR keeps the run directories (DIR/TRACE/POLICY, an
+// existing run there is replaced). It asserts nothing about who wins:
+// the figures are reported as measured.
 func TestCompareBaselines(t *testing.T) {
 	if os.Getenv("ECOTUNE_LONG") == "" {
 		t.Skip("long comparison: set ECOTUNE_LONG=1")
@@ -81,6 +83,10 @@ func TestCompareBaselines(t *testing.T) {
 		}
 		name := strings.SplitN(tc.file, "-", 3)[0] + "-" + strings.SplitN(tc.file, "-", 3)[1]
 		var oracleRow string
+		runDir := os.Getenv("ECOTUNE_COMPARE_DIR") // keeps the runs for ecotune report
+		if runDir == "" {
+			runDir = t.TempDir()
+		}
 		for _, pol := range policies {
 			out, err := tuner.Tune(context.Background(), tuner.Options{
 				Policy:    pol,
@@ -89,7 +95,8 @@ func TestCompareBaselines(t *testing.T) {
 				Sim:       sim.Options{Scheduler: sim.EASY},
 				Presets:   []tuner.Preset{preset},
 				Settings:  tuner.Settings{Population: pop, Islands: 2, MigrationEvery: 5, Generations: 200, Evaluations: budget, Seed: seed},
-				Dir:       filepath.Join(t.TempDir(), pol),
+				Dir:       filepath.Join(runDir, name, pol),
+				Force:     true,
 			})
 			if err != nil {
 				t.Fatalf("%s %s: %v", name, pol, err)
