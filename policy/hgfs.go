@@ -27,13 +27,19 @@ import (
 //     nothing powered). No rule firing means scale 0: min_idle itself.
 //   - R1 power on the slots the queue needs beyond the free slots; R2 one
 //     more node if the mean wait exceeds t_max or more than n_max jobs
-//     are queued. Nodes by efficiency, failed nodes last (as eecluster);
-//     at most max_booting nodes booting at once (0: no limit, as
-//     idle-timeout).
+//     are queued; and as many more as bring the idle and booting nodes
+//     up to spare (as idle-timeout). Nodes by efficiency, failed nodes
+//     last (as eecluster); at most max_booting nodes booting at once (0:
+//     no limit, as idle-timeout).
 //   - Otherwise, if R3 allows (mean wait below t_min or fewer than n_min
 //     jobs queued), switch off the idle nodes (least efficient first)
 //     idle for at least the scaled time, as long as the free slots still
-//     cover the queue.
+//     cover the queue and more than spare nodes stay idle.
+//
+// With every rule off (idle time min_idle), R2 never firing and R3 always
+// allowing, hgfs is idle-timeout with idle_timeout = min_idle and the same
+// spare and max_booting: the tuned hgfs can reach every tuned
+// idle-timeout.
 //
 // DESIGN.md's starting design had the fuzzy system set a spare-capacity
 // target (idle slots kept powered ahead of demand) with a fixed min_idle.
@@ -46,12 +52,13 @@ import (
 // the load says they will soon be needed.
 //
 // Wake: the mean wait crossing t_max or t_min; and while an idle node may
-// go (R3 allows and a free slot is left beyond the queue), an idle node
+// go (R3 allows, a free slot is left beyond the queue, more than spare
+// nodes are idle), an idle node
 // reaching the scaled idle time, an arrival leaving the one-hour demand
 // window, the next local hour.
 //
 // Encoding for the tuner: the Params (t_max, n_max, t_min, n_min,
-// min_idle, max_booting) as bounded numbers; Config.Fuzzy a clone of
+// min_idle, spare, max_booting) as bounded numbers; Config.Fuzzy a clone of
 // Spec.Fuzzy where each Rules[i].Then is an output label index or
 // fuzzy.NoRule (rule off), and each Variable's Shifts (inputs and output)
 // are in [−0.5, 0.5]. The variables' names, order and ranges must stay
@@ -60,6 +67,7 @@ type hgfs struct {
 	crisp
 	minIdle int64
 	maxBoot int // most nodes booting at once; 0 no limit
+	spare   int // idle nodes kept on
 	sys     *fuzzy.Compiled
 	order   []int
 	// the last inputs of sys and the idle time they gave: consecutive
@@ -120,6 +128,7 @@ func HGFSTemplate() *fuzzy.System {
 func hgfsSpec() Spec {
 	params := append(append([]Param(nil), crispParams...),
 		Param{Name: "min_idle", Unit: "s", Doc: "idle time before a node is switched off, scaled ×¼ … ×4 by the fuzzy rules", Min: 60, Max: 86400, Default: 600, Integer: true, Log: true},
+		Param{Name: "spare", Unit: "nodes", Doc: "idle nodes always kept on (as idle-timeout)", Min: 0, Max: 256, Default: 0, Integer: true},
 		Param{Name: "max_booting", Unit: "nodes", Doc: "most nodes booting at once (0: no limit)", Min: 0, Max: 1024, Default: 0, Integer: true})
 	return withCheck(Spec{
 		Name: "hgfs",
@@ -138,7 +147,7 @@ func hgfsSpec() Spec {
 		if err != nil {
 			return nil, fmt.Errorf("policy hgfs: %w", err)
 		}
-		return &hgfs{crisp: crispFrom(c), minIdle: int64(c.Params["min_idle"]), maxBoot: int(c.Params["max_booting"]),
+		return &hgfs{crisp: crispFrom(c), minIdle: int64(c.Params["min_idle"]), maxBoot: int(c.Params["max_booting"]), spare: int(c.Params["spare"]),
 			sys: compiled, hour: localHour{from: NoTime, to: NoTime}}, nil
 	})
 }
@@ -158,7 +167,7 @@ func hgfsReactiveSeeds() []Config {
 	var seeds []Config
 	for _, idle := range []float64{60, 120, 240, 480, 960, 1920, 3840, 7680, 15360, 30720, 61440, 86400} {
 		seeds = append(seeds, Config{Name: "hgfs", Fuzzy: off.Clone(), Params: map[string]float64{
-			"t_max": 86400, "n_max": 1000, "t_min": 86400, "n_min": 1000, "min_idle": idle, "max_booting": 0}})
+			"t_max": 86400, "n_max": 1000, "t_min": 86400, "n_min": 1000, "min_idle": idle, "spare": 0, "max_booting": 0}})
 	}
 	return seeds
 }
@@ -173,28 +182,33 @@ func (p *hgfs) Decide(v *View, d *Decision) {
 	if p.r2(v, w) {
 		extra = 1
 	}
+	extra += max(0, p.spare-v.IdleNodes-v.BootingNodes)
 	if boot > 0 || extra > 0 {
 		if bootEfficientFirst(v, d, &p.order, boot, extra, p.bootLimit(v)) > 0 {
 			return
 		}
 	}
-	// The idle time matters only when an idle node may go: R3 allows, a
-	// node is idle and a free slot is left beyond the queue (every node
-	// has a slot at least: groups are validated so). Of these only R3
-	// changes with time alone, and its crossings are in Wake already; so
-	// otherwise the fuzzy inputs, the idle time and when they change are
-	// not needed before the next event.
-	if avail < 1 || v.IdleNodes == 0 || !p.r3(v, w) {
+	// The idle time matters only when an idle node may go: R3 allows,
+	// more than spare nodes are idle and a free slot is left beyond the
+	// queue (every node has a slot at least: groups are validated so). Of
+	// these only R3 changes with time alone, and its crossings are in Wake
+	// already; so otherwise the fuzzy inputs, the idle time and when they
+	// change are not needed before the next event.
+	if avail < 1 || v.IdleNodes <= p.spare || !p.r3(v, w) {
 		return
 	}
 	in, wake := p.inputs(v)
 	due, next := dueIdle(v, p.scaledIdle(in))
 	d.Wake = earliest(d.Wake, earliest(wake, next))
+	kept := v.IdleNodes
 	for _, i := range offOrder(v, due, &p.order) {
 		n := &v.Nodes[i]
 		if avail-n.Slots >= 0 {
 			d.PowerOff = append(d.PowerOff, NodeCommand{Node: i})
 			if avail -= n.Slots; avail < 1 {
+				return
+			}
+			if kept--; kept <= p.spare {
 				return
 			}
 		}

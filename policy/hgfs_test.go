@@ -90,6 +90,41 @@ func TestHGFSTemplateDecisions(t *testing.T) {
 	}
 }
 
+// spare keeps idle nodes on as idle-timeout's does. Template rules, idle
+// time 150 s (as in TestHGFSTemplateDecisions), no queue: both idle nodes
+// are due (idle 700 and 200 s), and spare decides how many go, least
+// recently idle first; the idle time is then asked for, so the next hour
+// (now+2600 s) wakes the policy. With no idle node, spare nodes boot,
+// lowest IDs first, as many as max_booting allows.
+func TestHGFSSpare(t *testing.T) {
+	const now = 100*86400 + 10*3600 + 1000
+	twoBusyTwoIdle := []node{{state: Busy}, {state: Busy}, {state: Idle, since: now - 700}, {state: Idle, since: now - 200},
+		{state: Off}, {state: Off}, {state: Off}, {state: Off}}
+	twoBusy := []node{{state: Busy}, {state: Busy}, {state: Off}, {state: Off}, {state: Off}, {state: Off}, {state: Off}, {state: Off}}
+	tests := []struct {
+		name    string
+		nodes   []node
+		set     string
+		wantOn   []int
+		wantOff  []int
+		wantWake int64
+	}{
+		{"no spare: both go", twoBusyTwoIdle, "spare=0", nil, []int{2, 3}, now + 2600},
+		{"one kept", twoBusyTwoIdle, "spare=1", nil, []int{2}, now + 2600},
+		{"both kept", twoBusyTwoIdle, "spare=2", nil, nil, NoTime},
+		{"two boot", twoBusy, "spare=2", []int{2, 3}, nil, NoTime},
+		{"one boots at a time", twoBusy, "spare=2 max_booting=1", []int{2}, nil, NoTime},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := decide(mustNew(t, "hgfs", append([]string{"min_idle=600"}, strings.Fields(tt.set)...)...), mkView(now, tt.nodes, nil))
+			if !slices.Equal(d.PowerOn, tt.wantOn) || !slices.Equal(offIDs(d), tt.wantOff) || d.Wake != tt.wantWake {
+				t.Errorf("on %v off %v wake %d; want on %v off %v wake %d", d.PowerOn, offIDs(d), d.Wake, tt.wantOn, tt.wantOff, tt.wantWake)
+			}
+		})
+	}
+}
+
 // A learned system replaces the template: with every rule at "longest"
 // an idle node is kept 4 × 600 s, so neither idle node goes off (idle 700
 // and 800 s).
