@@ -53,8 +53,9 @@ mean and standard deviation across windows; the command prints them as a
 table (--json: windows.json). Ctrl-C and --resume work as for one run:
 finished windows are kept.
 
-With no arguments it tunes hgfs on the embedded default trace with a budget
-that finishes in about a minute on two cores.
+With no arguments it tunes hgfs on the embedded default trace: 150
+generations of 2 islands of 32, about 9,000 distinct evaluations, in about
+40 s on two cores.
 
 Examples:
   ecotune tune
@@ -71,7 +72,7 @@ func tuneCommand() *cli.Command {
 		Description: tuneHelp,
 		Flags: append(traceFlags(),
 			&cli.StringFlag{Name: "policy", Aliases: []string{"p"}, Value: "hgfs", Usage: "policy to tune (see `ecotune policies`)"},
-			&cli.IntFlag{Name: "generations", Aliases: []string{"g"}, Value: 30, Usage: "generations after the initial population"},
+			&cli.IntFlag{Name: "generations", Aliases: []string{"g"}, Value: 150, Usage: "generations after the initial population"},
 			&cli.IntFlag{Name: "population", Value: 32, Usage: "candidates per island"},
 			&cli.IntFlag{Name: "islands", Value: 2, Usage: "populations with ring migration"},
 			&cli.IntFlag{Name: "migration", Value: 5, Usage: "generations between migrations"},
