@@ -102,9 +102,9 @@ func TestHGFSSpare(t *testing.T) {
 		{state: Off}, {state: Off}, {state: Off}, {state: Off}}
 	twoBusy := []node{{state: Busy}, {state: Busy}, {state: Off}, {state: Off}, {state: Off}, {state: Off}, {state: Off}, {state: Off}}
 	tests := []struct {
-		name    string
-		nodes   []node
-		set     string
+		name     string
+		nodes    []node
+		set      string
 		wantOn   []int
 		wantOff  []int
 		wantWake int64
