@@ -63,6 +63,11 @@ func NewPolicyProblem(spec policy.Spec, tr *datasets.Trace, c sim.Cluster, opt s
 	}
 	for _, prm := range spec.Params {
 		v := Var{Name: prm.Name, Min: prm.Min, Max: prm.Max, Integer: prm.Integer, Log: prm.Log && prm.Min > 0, Group: "params"}
+		if n := float64(c.Nodes()); prm.Unit == "nodes" && n > 0 && n < v.Max {
+			// More nodes than the cluster has act as all of them (spare
+			// nodes, nodes booting at once): the search need not go there.
+			v.Max = max(v.Min, n)
+		}
 		p.vars = append(p.vars, v)
 	}
 	p.nParam = len(p.vars)

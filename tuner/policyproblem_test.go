@@ -114,6 +114,33 @@ func TestPolicyProblemVars(t *testing.T) {
 	}
 }
 
+// Parameters counted in nodes are searched up to the cluster's nodes at
+// most: idle-timeout's spare (0–256) and max_booting (0–1024) on 128
+// nodes, and nothing changes on a cluster larger than their ranges.
+func TestPolicyProblemNodeParams(t *testing.T) {
+	spec, err := policy.Lookup("idle-timeout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		nodes                int
+		wantSpare, wantBoots float64
+	}{{128, 128, 128}, {512, 256, 512}, {4096, 256, 1024}} {
+		c := sim.Cluster{Groups: []sim.NodeGroup{{Name: "node", Count: tc.nodes, Slots: 1, Model: sim.ESCS}}}
+		p, err := NewPolicyProblem(spec, nil, c, sim.Options{}, nil, nil, objectives.Scores{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]float64{}
+		for _, v := range p.Vars() {
+			got[v.Name] = v.Max
+		}
+		if got["spare"] != tc.wantSpare || got["max_booting"] != tc.wantBoots || got["idle_timeout"] != 86400 {
+			t.Errorf("%d nodes: maxima %v, want spare %g, max_booting %g, idle_timeout 86400", tc.nodes, got, tc.wantSpare, tc.wantBoots)
+		}
+	}
+}
+
 // TestCapFrontByHypervolume keeps the members that add the most
 // hypervolume: on a linear front a0..a20 (normalised box [0,1]², reference
 // 1.1) the best 3 of 21 are spread out, never neighbours, and the front

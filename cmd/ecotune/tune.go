@@ -22,8 +22,9 @@ import (
 const tuneHelp = `Tunes a power policy on a trace with NSGA-II: the policy's declared
 parameters and, for hgfs, its fuzzy rule base (genetic-fuzzy learning: the
 consequent of every rule or rule off, and each label's lateral shift),
-evolved together. The first --train fraction of the jobs (chronological)
-is the train split the search sees; every solution of the final front is
+evolved together (a parameter counted in nodes, such as spare or
+max_booting, up to the cluster's node count). The first --train fraction
+of the jobs (chronological) is the train split the search sees; every solution of the final front is
 re-evaluated on the rest (the test split).
 
 Objectives are score names (default qos_p90,off_node_seconds,reconfigurations;
