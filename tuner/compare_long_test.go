@@ -53,7 +53,7 @@ func TestCompareBaselines(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	policies := []string{"hgfs", "idle-timeout", "escs", "eecluster", "load", "break-even", "exponential", "gamma"}
+	policies := []string{"hgfs", "idle-timeout", "escs", "eecluster", "best-fit", "load", "break-even", "exponential", "gamma", "swqn", "swqo", "random"}
 	if s := os.Getenv("ECOTUNE_POLICIES"); s != "" {
 		policies = strings.Split(s, ",")
 	}
