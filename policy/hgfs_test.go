@@ -6,6 +6,19 @@ import (
 	"testing"
 )
 
+// twoBusyNodes is 8 one-slot nodes: 2 busy, then one idle since each of
+// idleSince, then off.
+func twoBusyNodes(idleSince ...int64) []node {
+	nodes := []node{{state: Busy}, {state: Busy}}
+	for _, t := range idleSince {
+		nodes = append(nodes, node{state: Idle, since: t})
+	}
+	for len(nodes) < 8 {
+		nodes = append(nodes, node{state: Off})
+	}
+	return nodes
+}
+
 // The untuned hgfs (min_idle 600 s) on hand-made Views of 8 one-slot
 // nodes at 10:16:40 UTC (hour 10, next hour at +2600 s). Inputs are
 // fractions of the 8 slots; labels low/medium/high have centres 0, 0.3,
@@ -14,9 +27,7 @@ import (
 // an idle time of 150, 300, 600, 1200 or 2400 s.
 func TestHGFSTemplateDecisions(t *testing.T) {
 	const now = 100*86400 + 10*3600 + 1000
-	twoBusyTwoIdle := []node{{state: Busy}, {state: Busy}, {state: Idle, since: now - 700}, {state: Idle, since: now - 100},
-		{state: Off}, {state: Off}, {state: Off}, {state: Off}}
-	twoBusy := []node{{state: Busy}, {state: Busy}, {state: Off}, {state: Off}, {state: Off}, {state: Off}, {state: Off}, {state: Off}}
+	twoBusyTwoIdle, twoBusy := twoBusyNodes(now-700, now-100), twoBusyNodes()
 	tests := []struct {
 		name     string
 		nodes    []node
@@ -98,9 +109,7 @@ func TestHGFSTemplateDecisions(t *testing.T) {
 // lowest IDs first, as many as max_booting allows.
 func TestHGFSSpare(t *testing.T) {
 	const now = 100*86400 + 10*3600 + 1000
-	twoBusyTwoIdle := []node{{state: Busy}, {state: Busy}, {state: Idle, since: now - 700}, {state: Idle, since: now - 200},
-		{state: Off}, {state: Off}, {state: Off}, {state: Off}}
-	twoBusy := []node{{state: Busy}, {state: Busy}, {state: Off}, {state: Off}, {state: Off}, {state: Off}, {state: Off}, {state: Off}}
+	twoBusyTwoIdle, twoBusy := twoBusyNodes(now-700, now-200), twoBusyNodes()
 	tests := []struct {
 		name     string
 		nodes    []node
