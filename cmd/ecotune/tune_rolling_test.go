@@ -17,8 +17,7 @@ import (
 func TestTuneWindowsJSON(t *testing.T) {
 	trace := testTrace(t, "NASA-iPSC-1993-3.1-cln.swf.gz")
 	dir := filepath.Join(t.TempDir(), "rolling")
-	args := []string{"tune", "--trace", trace, "--policy", "idle-timeout", "--population", "4", "--islands", "1",
-		"--generations", "1", "--windows", "2", "-o", dir, "--json"}
+	args := tinyTune(trace, dir, "--windows", "2", "--json")
 	out, err := runApp(t, args...)
 	if err != nil {
 		t.Fatal(err)
@@ -64,8 +63,7 @@ func mustJSON(t *testing.T, v any) []byte {
 func TestTuneWindowsText(t *testing.T) {
 	trace := testTrace(t, "NASA-iPSC-1993-3.1-cln.swf.gz")
 	dir := filepath.Join(t.TempDir(), "rolling")
-	out, err := runApp(t, "--quiet", "tune", "--trace", trace, "--policy", "idle-timeout", "--population", "4", "--islands", "1",
-		"--generations", "1", "--windows", "2", "--no-report", "-o", dir)
+	out, err := runApp(t, append([]string{"--quiet"}, tinyTune(trace, dir, "--windows", "2", "--no-report")...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,13 +13,20 @@ import (
 	"github.com/ecotune/ecotune/tuner"
 )
 
+// tinyTune is the command line of a tune of idle-timeout on trace that
+// takes a second: one island of 4, one generation, into dir; extra
+// follows.
+func tinyTune(trace, dir string, extra ...string) []string {
+	return append([]string{"tune", "--trace", trace, "--policy", "idle-timeout", "--population", "4", "--islands", "1",
+		"--generations", "1", "-o", dir}, extra...)
+}
+
 // TestTuneJSON runs a tiny tune and checks that --json prints exactly one
 // JSON object (run.json) and that the run directory is complete.
 func TestTuneJSON(t *testing.T) {
 	trace := testTrace(t, "NASA-iPSC-1993-3.1-cln.swf.gz")
 	dir := filepath.Join(t.TempDir(), "run")
-	args := []string{"tune", "--trace", trace, "--policy", "idle-timeout", "--population", "4", "--islands", "1",
-		"--generations", "1", "--train", "0.9", "-o", dir, "--json"}
+	args := tinyTune(trace, dir, "--train", "0.9", "--json")
 	out, err := runApp(t, args...)
 	if err != nil {
 		t.Fatal(err)
@@ -72,8 +79,7 @@ func TestTuneReportOwnTrace(t *testing.T) {
 	writeHead(t, src, site, 2500)
 	t.Chdir(t.TempDir())
 	dir := filepath.Join(t.TempDir(), "run")
-	if _, err := runApp(t, "tune", "--trace", site, "--policy", "idle-timeout", "--population", "4", "--islands", "1",
-		"--generations", "1", "-o", dir); err != nil {
+	if _, err := runApp(t, tinyTune(site, dir)...); err != nil {
 		t.Fatal(err)
 	}
 	meta, _, err := tuner.LoadRun(dir)
