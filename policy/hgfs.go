@@ -53,9 +53,8 @@ import (
 //
 // Wake: the mean wait crossing t_max or t_min; and while an idle node may
 // go (R3 allows, a free slot is left beyond the queue, more than spare
-// nodes are idle), an idle node
-// reaching the scaled idle time, an arrival leaving the one-hour demand
-// window, the next local hour.
+// nodes are idle), an idle node reaching the scaled idle time, an arrival
+// leaving the one-hour demand window, the next local hour.
 //
 // Encoding for the tuner: the Params (t_max, n_max, t_min, n_min,
 // min_idle, spare, max_booting) as bounded numbers; Config.Fuzzy a clone of
@@ -147,7 +146,8 @@ func hgfsSpec() Spec {
 		if err != nil {
 			return nil, fmt.Errorf("policy hgfs: %w", err)
 		}
-		return &hgfs{crisp: crispFrom(c), minIdle: int64(c.Params["min_idle"]), maxBoot: int(c.Params["max_booting"]), spare: int(c.Params["spare"]),
+		return &hgfs{crisp: crispFrom(c), minIdle: int64(c.Params["min_idle"]),
+			maxBoot: int(c.Params["max_booting"]), spare: int(c.Params["spare"]),
 			sys: compiled, hour: localHour{from: NoTime, to: NoTime}}, nil
 	})
 }
