@@ -24,8 +24,8 @@ parameters and, for hgfs, its fuzzy rule base (genetic-fuzzy learning: the
 consequent of every rule or rule off, and each label's lateral shift),
 evolved together (a parameter counted in nodes, such as spare or
 max_booting, up to the cluster's node count). The first --train fraction
-of the jobs (chronological) is the train split the search sees; every solution of the final front is
-re-evaluated on the rest (the test split).
+of the jobs (chronological) is the train split the search sees; every
+solution of the final front is re-evaluated on the rest (the test split).
 
 Objectives are score names (default qos_p90,off_node_seconds,reconfigurations;
 off_node_seconds is maximised, the others minimised; prefix max: or min: to
