@@ -45,9 +45,13 @@
 // fits in the slots the head will not need then. The estimate is the logged
 // requested time, or the run time when the log has none (requested time ≤ 0)
 // or Options.UseRunTime is set. When running and booting slots can never add
-// up to the head's need (the policy must power nodes on first) the head has
-// no reservation and every job that fits may start. Conservative
-// backfilling is not implemented (New returns an error).
+// up to the head's need (the policy must power nodes on first), Off nodes
+// count too, each with all its slots at the time it would be up if booted
+// now (a shutting-down node once its shutdown ends and it could boot
+// again), as a scheduler with power saving treats powered-down nodes
+// (Slurm's ResumeTimeout): the head keeps a reservation, and jobs that
+// would hold it up do not backfill. Conservative backfilling is not
+// implemented (New returns an error).
 //
 // A starting job takes free slots on the lowest-numbered nodes first, as
 // many as each node has free. A policy that implements policy.Placer is

@@ -123,6 +123,41 @@ func TestHandWorked(t *testing.T) {
 			},
 		},
 		{
+			// EASY counts Off nodes in the head's reservation, as up once
+			// booted. 3 nodes of 1 slot, period 60; the policy switches
+			// node 1 off at 0 (shutting down 0–50) and boots it only at
+			// 300 (up at 400).
+			// 0: j1 (1 slot, req 1000) on node 0, 0–1000.
+			// 100: j2 (3 slots) is the blocked head. Running and booting
+			//    slots alone never reach 3; with node 1 up by 200 (boot
+			//    100 s) and j1's end, shadow = 1000, extra = 0.
+			// 110: j3 (1 slot, req 2000) fits on node 2 now but 110+2000
+			//    > 1000 and extra = 0: it must not backfill (with no
+			//    reservation it would, and hold j2 until 2110).
+			// 1000: j2 on all three, 1000–1100. 1100: j3 on node 0 to
+			//    3100 = TEnd.
+			// Node 0 busy 3100. Node 1: shutting down 50, off 250,
+			// booting 100, idle 600 + 2000, busy 100. Node 2: idle 1000
+			// + 2000, busy 100. Reconfigurations: Off at 50, boot at 300.
+			// Busy slot-s 1000 + 300 + 2000 = 3300.
+			// Energy = (250·1 + 5600·10 + 3300·10 + 3300·5) / 3600
+			//        + 1 + 0.5 = 105750/3600 + 1.5 Wh.
+			name:   "easy reserves off nodes",
+			nodes:  3,
+			jobs:   []job{{0, 1000, 1, 1000}, {100, 100, 3, 100}, {110, 2000, 1, 2000}},
+			policy: lateBoot{off: 1, at: 300},
+			opt:    sim.Options{Scheduler: sim.EASY, Period: 60},
+			want: want{
+				starts: []int64{0, 1000, 1100}, tEnd: 3100, offNodeSeconds: 250,
+				reconfigurations: 2, boots: 1, shutdowns: 1,
+				stateSeconds: sim.StateSeconds{
+					policy.Off: 250, policy.Booting: 100, policy.Idle: 5600,
+					policy.Busy: 3300, policy.ShuttingDown: 50,
+				},
+				busySlotSeconds: 3300, energyWh: 105750.0/3600 + 1.5,
+			},
+		},
+		{
 			// Frequency levels: 2 nodes, nominal (5 W per busy slot) and
 			// slow (2 W, speed 0.5). 0: j1 (50 s) starts on node 0; the
 			// decision sets the idle node 1 slow. 10: j2 (100 s) takes

@@ -82,3 +82,27 @@ func (slowIdle) Decide(v *policy.View, d *policy.Decision) {
 		}
 	}
 }
+
+// lateBoot switches node off whenever it is idle before time at, and from
+// at on boots every Off node; it never boots on demand before at.
+type lateBoot struct {
+	off int
+	at  int64
+}
+
+func (lateBoot) Name() string { return "late-boot" }
+
+func (p lateBoot) Decide(v *policy.View, d *policy.Decision) {
+	if v.Now < p.at {
+		d.Wake = p.at
+		if v.Nodes[p.off].State == policy.Idle {
+			d.PowerOff = append(d.PowerOff, policy.NodeCommand{Node: p.off})
+		}
+		return
+	}
+	for i := range v.Nodes {
+		if v.Nodes[i].State == policy.Off {
+			d.PowerOn = append(d.PowerOn, i)
+		}
+	}
+}

@@ -209,10 +209,7 @@ func (s *Simulator) boot(i int) {
 	st := &s.st
 	n := &st.view.Nodes[i]
 	a := &st.acct[s.nodeGroup[i]]
-	dur := a.model.BootS
-	if n.SleepLevel > 0 {
-		dur = a.model.SleepLevels[n.SleepLevel-1].ExitS
-	}
+	dur := exitTime(&a.model, n.SleepLevel)
 	a.boots[n.SleepLevel]++
 	st.res.Boots++
 	if st.now > s.tIni {

@@ -1,8 +1,10 @@
 package sim
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/ecotune/ecotune/policy"
 )
@@ -248,7 +250,7 @@ func (s *Simulator) reservation(need int) (shadow int64, extra int) {
 				return shadow, acc - need
 			}
 		}
-		return never, int(^uint(0) >> 1)
+		return s.offReservation(need)
 	}
 	k, b := len(ends)-1, 0
 	for k >= 0 || b < len(boots) {
@@ -273,7 +275,71 @@ func (s *Simulator) reservation(need int) (shadow int64, extra int) {
 		}
 		return shadow, acc - need
 	}
+	return s.offReservation(need)
+}
+
+// offReservation is reservation when running and booting slots can never
+// add up to need: Off nodes count too, each with all its slots once it
+// could have booted if powered on now (its boot time, or its sleep
+// level's exit time), and shutting-down nodes once their shutdown ends
+// and they could have booted again. A scheduler with power saving treats
+// powered-down nodes as available after their resume time (Slurm's
+// ResumeTimeout); without them a head waiting for the policy to boot
+// nodes would have no reservation, and every job that fits, however long,
+// would start ahead of it. It is the rare path: the entries are merged
+// by sorting a scratch list.
+func (s *Simulator) offReservation(need int) (shadow int64, extra int) {
+	st := &s.st
+	all := append(st.resv[:0], st.ends...)
+	all = append(all, st.boots.items()...)
+	for i := range st.view.Nodes {
+		if t, ok := s.readyIfBooted(i); ok {
+			all = append(all, endEntry{t: t, id: -1 - int32(i), slots: s.nodeSlots[i]})
+		}
+	}
+	slices.SortFunc(all, func(a, b endEntry) int { return cmp.Compare(a.t, b.t) })
+	st.resv = all
+	acc := st.avail
+	for k := 0; k < len(all); k++ {
+		if acc += int(all[k].slots); acc < need {
+			continue
+		}
+		shadow = max(all[k].t, st.now)
+		for k++; k < len(all) && all[k].t <= shadow; k++ {
+			acc += int(all[k].slots)
+		}
+		return shadow, acc - need
+	}
 	return never, int(^uint(0) >> 1)
+}
+
+// readyIfBooted returns when node i, Off or shutting down, would be up if
+// the policy booted it as soon as it could; false for other states.
+func (s *Simulator) readyIfBooted(i int) (int64, bool) {
+	st := &s.st
+	n := &st.view.Nodes[i]
+	m := &st.acct[s.nodeGroup[i]].model
+	switch n.State {
+	case policy.Off:
+		return st.now + exitTime(m, n.SleepLevel), true
+	case policy.ShuttingDown:
+		level := int(st.level[i])
+		enter := m.ShutdownS
+		if level > 0 {
+			enter = m.SleepLevels[level-1].EnterS
+		}
+		return max(st.now, n.Since+enter) + exitTime(m, level), true
+	}
+	return 0, false
+}
+
+// exitTime is how long a node of model m takes to boot from sleep level
+// level (0: powered off).
+func exitTime(m *policy.NodeModel, level int) int64 {
+	if level > 0 {
+		return m.SleepLevels[level-1].ExitS
+	}
+	return m.BootS
 }
 
 // start runs the job at queue position qi now, on the lowest-numbered
