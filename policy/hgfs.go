@@ -35,9 +35,21 @@ import (
 //     jobs queued), switch off the idle nodes (least efficient first)
 //     idle for at least the scaled time, as long as the free slots still
 //     cover the queue and more than spare nodes stay idle.
+//   - Drain (drain_lead below its maximum, a week): while the queue head
+//     cannot start for at least drain_lead seconds by the estimates even
+//     with every node on (running jobs free their slots at start +
+//     estimate), the queue needs only the slots of the jobs behind the
+//     head that EASY could start before it (backfillSlots): R1 boots for
+//     those alone, R2 and R3 are not asked (the queue's wait cannot
+//     shorten the head's) and the idle nodes held for the head go off
+//     like any other. Once the head's start is nearer than drain_lead, R1
+//     boots what it needs at once, max_booting notwithstanding, so the
+//     nodes are up by then unless jobs end well before their estimates.
+//     Under EASY the head keeps its reservation meanwhile: the simulator
+//     counts Off nodes as up once booted.
 //
-// With every rule off (idle time min_idle), R2 never firing and R3 always
-// allowing, hgfs is idle-timeout with idle_timeout = min_idle and the same
+// With every rule off (idle time min_idle), R2 never firing, R3 always
+// allowing and no drain, hgfs is idle-timeout with idle_timeout = min_idle and the same
 // spare and max_booting: the tuned hgfs can reach every tuned
 // idle-timeout.
 //
@@ -51,13 +63,20 @@ import (
 // however long they stayed idle; a scaled timeout keeps them only while
 // the load says they will soon be needed.
 //
-// Wake: the mean wait crossing t_max or t_min; and while an idle node may
-// go (R3 allows, a free slot is left beyond the queue, more than spare
-// nodes are idle), an idle node reaching the scaled idle time, an arrival
-// leaving the one-hour demand window, the next local hour.
+// Wake: the mean wait crossing t_max or t_min; while drained, the head's
+// start coming within drain_lead and a job behind it no longer ending in
+// time; and while an idle node may go (R3 allows or the queue is drained,
+// a free slot is left beyond the queue's need, more than spare nodes are
+// idle), an idle node reaching the scaled idle time, an arrival leaving
+// the one-hour demand window, the next local hour.
+//
+// Drain is measured on SDSC-SP2 (EASY, heavily loaded), where EASY held
+// idle nodes for far-off wide jobs (idle gaps of 2 h and more summed to
+// as much as a tuned idle-timeout switched off), and the queue never let
+// hgfs or any baseline switch them off: see the closing note of issue 5.
 //
 // Encoding for the tuner: the Params (t_max, n_max, t_min, n_min,
-// min_idle, spare, max_booting) as bounded numbers; Config.Fuzzy a clone of
+// min_idle, spare, max_booting, drain_lead) as bounded numbers; Config.Fuzzy a clone of
 // Spec.Fuzzy where each Rules[i].Then is an output label index or
 // fuzzy.NoRule (rule off), and each Variable's Shifts (inputs and output)
 // are in [−0.5, 0.5]. The variables' names, order and ranges must stay
@@ -65,10 +84,12 @@ import (
 type hgfs struct {
 	crisp
 	minIdle int64
-	maxBoot int // most nodes booting at once; 0 no limit
-	spare   int // idle nodes kept on
+	maxBoot int   // most nodes booting at once; 0 no limit
+	spare   int   // idle nodes kept on
+	drain   int64 // drain_lead; maxDrainLead: never
 	sys     *fuzzy.Compiled
 	order   []int
+	ends    []slotsAt // scratch for headStart
 	// the last inputs of sys and the idle time they gave: consecutive
 	// decisions often ask the same question
 	lastIn   [3]float64
@@ -128,7 +149,8 @@ func hgfsSpec() Spec {
 	params := append(append([]Param(nil), crispParams...),
 		Param{Name: "min_idle", Unit: "s", Doc: "idle time before a node is switched off, scaled ×¼ … ×4 by the fuzzy rules", Min: 60, Max: 86400, Default: 600, Integer: true, Log: true},
 		Param{Name: "spare", Unit: "nodes", Doc: "idle nodes always kept on (as idle-timeout)", Min: 0, Max: 256, Default: 0, Integer: true},
-		Param{Name: "max_booting", Unit: "nodes", Doc: "most nodes booting at once (0: no limit)", Min: 0, Max: 1024, Default: 0, Integer: true})
+		Param{Name: "max_booting", Unit: "nodes", Doc: "most nodes booting at once (0: no limit)", Min: 0, Max: 1024, Default: 0, Integer: true},
+		Param{Name: "drain_lead", Unit: "s", Doc: "drain: while the queue head cannot start for this long, idle nodes only it needs may go off (maximum: never)", Min: 600, Max: maxDrainLead, Default: maxDrainLead, Integer: true, Log: true})
 	return withCheck(Spec{
 		Name: "hgfs",
 		Doc:  "hybrid genetic-fuzzy: crisp R1-R3 plus a learned, load-dependent idle time before switch-off",
@@ -147,7 +169,7 @@ func hgfsSpec() Spec {
 			return nil, fmt.Errorf("policy hgfs: %w", err)
 		}
 		return &hgfs{crisp: crispFrom(c), minIdle: int64(c.Params["min_idle"]),
-			maxBoot: int(c.Params["max_booting"]), spare: int(c.Params["spare"]),
+			maxBoot: int(c.Params["max_booting"]), spare: int(c.Params["spare"]), drain: drainLead(c),
 			sys: compiled, hour: localHour{from: NoTime, to: NoTime}}, nil
 	})
 }
@@ -167,7 +189,8 @@ func hgfsReactiveSeeds() []Config {
 	var seeds []Config
 	for _, idle := range []float64{60, 120, 240, 480, 960, 1920, 3840, 7680, 15360, 30720, 61440, 86400} {
 		seeds = append(seeds, Config{Name: "hgfs", Fuzzy: off.Clone(), Params: map[string]float64{
-			"t_max": 86400, "n_max": 1000, "t_min": 86400, "n_min": 1000, "min_idle": idle, "spare": 0, "max_booting": 0}})
+			"t_max": 86400, "n_max": 1000, "t_min": 86400, "n_min": 1000, "min_idle": idle, "spare": 0, "max_booting": 0,
+			"drain_lead": maxDrainLead}})
 	}
 	return seeds
 }
@@ -177,24 +200,36 @@ func (p *hgfs) Name() string { return "hgfs" }
 func (p *hgfs) Decide(v *View, d *Decision) {
 	w := waitOf(v)
 	d.Wake = p.wake(v, w)
-	avail := freeSlots(v) - v.QueuedSlots
+	need, limit, draining := v.QueuedSlots, p.bootLimit(v), false
+	if p.drain < maxDrainLead && len(v.Queue) > 0 {
+		start := p.headStart(v)
+		if draining = start-v.Now >= p.drain; draining {
+			var wake int64
+			need, wake = backfillSlots(v, start)
+			d.Wake = earliest(d.Wake, earliest(wake, start-p.drain+1))
+		} else if v.Queue[0].Slots > freeSlots(v) {
+			limit = -1 // max_booting never holds the head back
+		}
+	}
+	avail := freeSlots(v) - need
 	boot, extra := max(0, -avail), 0
-	if p.r2(v, w) {
+	if !draining && p.r2(v, w) {
 		extra = 1
 	}
 	extra += max(0, p.spare-v.IdleNodes-v.BootingNodes)
 	if boot > 0 || extra > 0 {
-		if bootEfficientFirst(v, d, &p.order, boot, extra, p.bootLimit(v)) > 0 {
+		if bootEfficientFirst(v, d, &p.order, boot, extra, limit) > 0 {
 			return
 		}
 	}
-	// The idle time matters only when an idle node may go: R3 allows,
-	// more than spare nodes are idle and a free slot is left beyond the
-	// queue (every node has a slot at least: groups are validated so). Of
-	// these only R3 changes with time alone, and its crossings are in Wake
-	// already; so otherwise the fuzzy inputs, the idle time and when they
-	// change are not needed before the next event.
-	if avail < 1 || v.IdleNodes <= p.spare || !p.r3(v, w) {
+	// The idle time matters only when an idle node may go: R3 allows (or
+	// the queue is drained), more than spare nodes are idle and a free
+	// slot is left beyond the queue's need (every node has a slot at
+	// least: groups are validated so). Of these only R3 and draining
+	// change with time alone, and their changes are in Wake already; so
+	// otherwise the fuzzy inputs, the idle time and when they change are
+	// not needed before the next event.
+	if avail < 1 || v.IdleNodes <= p.spare || !draining && !p.r3(v, w) {
 		return
 	}
 	in, wake := p.inputs(v)

@@ -1,6 +1,7 @@
 package policy_test
 
 import (
+	"maps"
 	"os"
 	"reflect"
 	"testing"
@@ -86,7 +87,15 @@ func TestWakeHonestHGFSTuned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, cfg := range map[string]policy.Config{"random": tunedHGFS(), "reactive": spec.Seeds[3]} {
+	drained := func(c policy.Config, lead float64) policy.Config {
+		c.Params = maps.Clone(c.Params)
+		c.Params["drain_lead"] = lead
+		return c
+	}
+	for name, cfg := range map[string]policy.Config{
+		"random": tunedHGFS(), "reactive": spec.Seeds[3],
+		"random drained": drained(tunedHGFS(), 2900), "reactive drained": drained(spec.Seeds[3], 1200),
+	} {
 		t.Run(name, func(t *testing.T) {
 			skipping, err := s.Run(mustConfig(t, cfg))
 			if err != nil {

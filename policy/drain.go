@@ -1,0 +1,78 @@
+package policy
+
+import (
+	"cmp"
+	"slices"
+)
+
+// maxDrainLead is drain_lead's maximum, a week, at which hgfs never
+// drains.
+const maxDrainLead = 7 * 86400
+
+// drainLead returns c's drain_lead, or maxDrainLead when c has none (a
+// configuration saved before the parameter existed never drains).
+func drainLead(c Config) int64 {
+	if v, ok := c.Params["drain_lead"]; ok {
+		return int64(v)
+	}
+	return maxDrainLead
+}
+
+// slotsAt is a number of slots expected free at a time.
+type slotsAt struct {
+	t     int64
+	slots int
+}
+
+// headStart returns when the queue head could start by the estimates if
+// every node were on: the slots no running job holds are free now, and a
+// running job frees its slots at its start plus its estimate (now, when
+// the estimate is already overrun). It needs a non-empty queue.
+func (p *hgfs) headStart(v *View) int64 {
+	need := v.Queue[0].Slots
+	free := v.TotalSlots - v.BusySlots
+	if free >= need {
+		return v.Now
+	}
+	p.ends = p.ends[:0]
+	for i := range v.Running {
+		r := &v.Running[i]
+		p.ends = append(p.ends, slotsAt{t: max(v.Now, r.Start+r.ReqTime), slots: r.Slots})
+	}
+	slices.SortFunc(p.ends, func(a, b slotsAt) int { return cmp.Compare(a.t, b.t) })
+	for _, e := range p.ends {
+		if free += e.slots; free >= need {
+			return e.t
+		}
+	}
+	return v.Now // the estimates do not add up (a view under test): no drain
+}
+
+// backfillSlots returns the slots of the queued jobs behind the head that
+// EASY could start before the head's estimated start: those that end by
+// their estimate before it, and, in queue order, those that fit in the
+// slots the head will not need then. These are the slots a drained queue
+// can use; the rest are held for the head. It also returns when, with time
+// alone, the first job counted for ending in time no longer would (NoTime:
+// none).
+func backfillSlots(v *View, start int64) (slots int, wake int64) {
+	extra := v.TotalSlots - v.Queue[0].Slots
+	for i := range v.Running {
+		if r := &v.Running[i]; max(v.Now, r.Start+r.ReqTime) > start {
+			extra -= r.Slots
+		}
+	}
+	wake = NoTime
+	for i := 1; i < len(v.Queue); i++ {
+		q := &v.Queue[i]
+		switch {
+		case v.Now+q.ReqTime <= start:
+			slots += q.Slots
+			wake = earliest(wake, start-q.ReqTime+1)
+		case q.Slots <= extra:
+			slots += q.Slots
+			extra -= q.Slots
+		}
+	}
+	return slots, wake
+}

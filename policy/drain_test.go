@@ -1,0 +1,95 @@
+package policy
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The drain rule on hand-made Views of 8 one-slot nodes (2 busy, nodes 2
+// and 3 idle since now−700 and now−200, 4–7 off) at the time of
+// TestHGFSTemplateDecisions. Template rules, min_idle 600 s: utilisation
+// 2/4 gives an idle time of 150 s, so both idle nodes are due. R2 and R3
+// never change with time here (t_max 86400 s, t_min 0).
+//
+// Running: node 0's job ends by its estimate at now+4000, node 1's at
+// now+1900. The head needs all 8 slots: with every node on, 6 are free
+// now, 7 at now+1900 and 8 at now+4000, its estimated start.
+//   - drain_lead 3600 ≤ 4000: drained. Nothing behind the head can use
+//     the idle nodes, so both go; the head's start comes within the lead
+//     at now+401 (Wake: drained while at least the lead away).
+//   - A job of 1 slot behind the head that ends by its estimate before
+//     now+4000 could backfill: one idle node stays for it. One that
+//     would not end in time, with no slot to spare then, keeps none.
+//   - drain_lead 7200 > 4000: not drained. The head needs 6 more slots:
+//     every off node boots, max_booting 1 notwithstanding.
+//   - Without drain (the default), max_booting 1 boots one node.
+func TestHGFSDrain(t *testing.T) {
+	const now = 100*86400 + 10*3600 + 1000
+	head := QueuedJob{ID: 1, Slots: 8, Submit: now - 30, ReqTime: 3600}
+	short := QueuedJob{ID: 2, Slots: 1, Submit: now - 20, ReqTime: 3000}
+	long := QueuedJob{ID: 3, Slots: 1, Submit: now - 10, ReqTime: 10000}
+	tests := []struct {
+		name     string
+		set      string
+		queue    []QueuedJob
+		wantOn   []int
+		wantOff  []int
+		wantWake int64
+	}{
+		{"drained: both go", "drain_lead=3600", []QueuedJob{head}, nil, []int{2, 3}, now + 401},
+		{"one kept for a backfill job", "drain_lead=3600", []QueuedJob{head, short}, nil, []int{2}, now + 401},
+		{"none kept for a long job", "drain_lead=3600", []QueuedJob{head, long}, nil, []int{2, 3}, now + 401},
+		{"head due: all boot", "drain_lead=7200 max_booting=1", []QueuedJob{head}, []int{4, 5, 6, 7}, nil, now - 30 + 86400},
+		{"no drain: max_booting holds", "max_booting=1", []QueuedJob{head}, []int{4}, nil, now - 30 + 86400},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := mkView(now, twoBusyNodes(now-700, now-200), tt.queue)
+			v.Running = []RunningJob{
+				{ID: 10, Slots: 1, Start: now - 1000, ReqTime: 5000, Nodes: []int{0}},
+				{ID: 11, Slots: 1, Start: now - 100, ReqTime: 2000, Nodes: []int{1}},
+			}
+			set := append([]string{"min_idle=600", "t_min=0", "t_max=86400"}, strings.Fields(tt.set)...)
+			d := decide(mustNew(t, "hgfs", set...), v)
+			if !slices.Equal(d.PowerOn, tt.wantOn) || !slices.Equal(offIDs(d), tt.wantOff) || d.Wake != tt.wantWake {
+				t.Errorf("on %v off %v wake %d; want on %v off %v wake %d", d.PowerOn, offIDs(d), d.Wake, tt.wantOn, tt.wantOff, tt.wantWake)
+			}
+		})
+	}
+}
+
+// headStart counts a running job whose estimate is overrun as ending
+// now, and backfillSlots counts the jobs that fit in the slots the head
+// will not need at its start.
+func TestHeadStartAndBackfillSlots(t *testing.T) {
+	const now = 1_000_000
+	v := mkView(now, []node{{state: Busy}, {state: Busy}, {state: Busy}, {state: Idle, since: now}}, []QueuedJob{
+		{ID: 1, Slots: 3, ReqTime: 100},
+		{ID: 2, Slots: 1, ReqTime: 5000}, // fits in the 1 slot to spare at the head's start
+		{ID: 3, Slots: 1, ReqTime: 5000}, // no slot left to spare
+		{ID: 4, Slots: 2, ReqTime: 50},   // ends before the head starts
+	})
+	v.Running = []RunningJob{
+		{ID: 10, Slots: 1, Start: now - 500, ReqTime: 100}, // overrun: ends now
+		{ID: 11, Slots: 1, Start: now, ReqTime: 300},
+		{ID: 12, Slots: 1, Start: now, ReqTime: 900},
+	}
+	p := mustNew(t, "hgfs").(*hgfs)
+	// Free with every node on: 1 now, +1 now (overrun) = 2, +1 at now+300.
+	if got := p.headStart(v); got != now+300 {
+		t.Errorf("head start %d, want now+300", got-now)
+	}
+	// At now+300 job 12 still runs: 4 slots − 3 for the head − 1 = none to
+	// spare, so jobs 2 and 3 cannot start before the head; job 4 ends by
+	// now+50.
+	// It stops counting once it no longer would: at now+251.
+	if got, wake := backfillSlots(v, now+300); got != 2 || wake != now+251 {
+		t.Errorf("backfill slots %d, wake now+%d; want 2, now+251", got, wake-now)
+	}
+	// At a later start, now+900, job 12 has ended: 1 slot to spare, which
+	// job 2 takes; job 3 finds none left; job 4 ends in time.
+	if got, wake := backfillSlots(v, now+900); got != 3 || wake != now+851 {
+		t.Errorf("backfill slots at now+900 %d, wake now+%d; want 3, now+851", got, wake-now)
+	}
+}
