@@ -9,13 +9,17 @@ import (
 // drains.
 const maxDrainLead = 7 * 86400
 
-// drainLead returns c's drain_lead, or maxDrainLead when c has none (a
-// configuration saved before the parameter existed never drains).
-func drainLead(c Config) int64 {
-	if v, ok := c.Params["drain_lead"]; ok {
-		return int64(v)
+// defaultDrainGap is drain_gap's default: about a shutdown and a boot of
+// the ESCS model.
+const defaultDrainGap = 1200
+
+// paramOr returns c's parameter name, or def when c has none (a
+// configuration saved before the parameter existed).
+func paramOr(c Config, name string, def float64) float64 {
+	if v, ok := c.Params[name]; ok {
+		return v
 	}
-	return maxDrainLead
+	return def
 }
 
 // slotsAt is a number of slots expected free at a time.

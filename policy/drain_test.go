@@ -15,12 +15,15 @@ import (
 // Running: node 0's job ends by its estimate at now+4000, node 1's at
 // now+1900. The head needs all 8 slots: with every node on, 6 are free
 // now, 7 at now+1900 and 8 at now+4000, its estimated start.
-//   - drain_lead 3600 ≤ 4000: drained. Nothing behind the head can use
-//     the idle nodes, so both go; the head's start comes within the lead
-//     at now+401 (Wake: drained while at least the lead away).
+//   - drain_lead 3600 + drain_gap 60 ≤ 4000: drained. Nothing behind the
+//     head can use the idle nodes, so both go; at now+341 the gap is no
+//     longer left before the lead (Wake).
 //   - A job of 1 slot behind the head that ends by its estimate before
 //     now+4000 could backfill: one idle node stays for it. One that
 //     would not end in time, with no slot to spare then, keeps none.
+//   - drain_gap 1200: 3600 + 1200 > 4000, so the drained queue holds its
+//     idle nodes (none goes, none boots) until the head's start comes
+//     within the lead at now+401.
 //   - drain_lead 7200 > 4000: not drained. The head needs 6 more slots:
 //     every off node boots, max_booting 1 notwithstanding.
 //   - Without drain (the default), max_booting 1 boots one node.
@@ -37,9 +40,10 @@ func TestHGFSDrain(t *testing.T) {
 		wantOff  []int
 		wantWake int64
 	}{
-		{"drained: both go", "drain_lead=3600", []QueuedJob{head}, nil, []int{2, 3}, now + 401},
-		{"one kept for a backfill job", "drain_lead=3600", []QueuedJob{head, short}, nil, []int{2}, now + 401},
-		{"none kept for a long job", "drain_lead=3600", []QueuedJob{head, long}, nil, []int{2, 3}, now + 401},
+		{"drained: both go", "drain_lead=3600 drain_gap=60", []QueuedJob{head}, nil, []int{2, 3}, now + 341},
+		{"one kept for a backfill job", "drain_lead=3600 drain_gap=60", []QueuedJob{head, short}, nil, []int{2}, now + 341},
+		{"none kept for a long job", "drain_lead=3600 drain_gap=60", []QueuedJob{head, long}, nil, []int{2, 3}, now + 341},
+		{"gap too short: held", "drain_lead=3600 drain_gap=1200", []QueuedJob{head}, nil, nil, now + 401},
 		{"head due: all boot", "drain_lead=7200 max_booting=1", []QueuedJob{head}, []int{4, 5, 6, 7}, nil, now - 30 + 86400},
 		{"no drain: max_booting holds", "max_booting=1", []QueuedJob{head}, []int{4}, nil, now - 30 + 86400},
 	}

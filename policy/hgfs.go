@@ -43,16 +43,19 @@ import (
 //     head that EASY could start before it (backfillSlots): R1 boots for
 //     those alone, R2 and R3 are not asked (the queue's wait cannot
 //     shorten the head's) and the idle nodes held for the head go off
-//     like any other. Once the head's start is nearer than drain_lead, R1
-//     boots what it needs at once, max_booting notwithstanding, so the
-//     nodes are up by then unless jobs end well before their estimates.
+//     like any other — but only while the head's start is at least
+//     drain_lead + drain_gap away, so a node that goes stays off for
+//     drain_gap at least; nearer, the queue holds its idle nodes. Once
+//     the head's start is nearer than drain_lead, R1 boots what it needs
+//     at once, max_booting notwithstanding, so the nodes are up by then
+//     unless jobs end well before their estimates.
 //     Under EASY the head keeps its reservation meanwhile: the simulator
 //     counts Off nodes as up once booted.
 //
 // With every rule off (idle time min_idle), R2 never firing, R3 always
-// allowing and no drain, hgfs is idle-timeout with idle_timeout = min_idle and the same
-// spare and max_booting: the tuned hgfs can reach every tuned
-// idle-timeout.
+// allowing and no drain, hgfs is idle-timeout with idle_timeout =
+// min_idle and the same spare and max_booting: the tuned hgfs can reach
+// every tuned idle-timeout.
 //
 // DESIGN.md's starting design had the fuzzy system set a spare-capacity
 // target (idle slots kept powered ahead of demand) with a fixed min_idle.
@@ -65,29 +68,31 @@ import (
 // the load says they will soon be needed.
 //
 // Wake: the mean wait crossing t_max or t_min; while drained, the head's
-// start coming within drain_lead and a job behind it no longer ending in
-// time; and while an idle node may go (R3 allows or the queue is drained,
-// a free slot is left beyond the queue's need, more than spare nodes are
-// idle), an idle node reaching the scaled idle time, an arrival leaving
-// the one-hour demand window, the next local hour.
+// start coming within drain_lead + drain_gap and within drain_lead, and a
+// job behind it no longer ending in time; and while an idle node may go
+// (R3 allows or the queue is drained, a free slot is left beyond the
+// queue's need, more than spare nodes are idle), an idle node reaching
+// the scaled idle time, an arrival leaving the one-hour demand window,
+// the next local hour.
 //
 // Drain is measured on SDSC-SP2 (EASY, heavily loaded), where EASY held
 // idle nodes for far-off wide jobs (idle gaps of 2 h and more summed to
 // as much as a tuned idle-timeout switched off), and the queue never let
 // hgfs or any baseline switch them off: see the closing note of issue 5.
 //
-// Encoding for the tuner: the Params (t_max, n_max, t_min, n_min,
-// min_idle, spare, max_booting, drain_lead) as bounded numbers; Config.Fuzzy a clone of
-// Spec.Fuzzy where each Rules[i].Then is an output label index or
-// fuzzy.NoRule (rule off), and each Variable's Shifts (inputs and output)
-// are in [−0.5, 0.5]. The variables' names, order and ranges must stay
-// those of the template.
+// Encoding for the tuner: the Params (t_max, n_max, t_min, n_min, min_idle,
+// spare, max_booting, drain_lead, drain_gap) as bounded numbers;
+// Config.Fuzzy a clone of Spec.Fuzzy where each Rules[i].Then is an output
+// label index or fuzzy.NoRule (rule off), and each Variable's Shifts
+// (inputs and output) are in [−0.5, 0.5]. The variables' names, order and
+// ranges must stay those of the template.
 type hgfs struct {
 	crisp
 	minIdle int64
 	maxBoot int   // most nodes booting at once; 0 no limit
 	spare   int   // idle nodes kept on
 	drain   int64 // drain_lead; maxDrainLead: never
+	gap     int64 // drain_gap
 	sys     *fuzzy.Compiled
 	order   []int
 	ends    []slotsAt // scratch for headStart
@@ -151,7 +156,8 @@ func hgfsSpec() Spec {
 		Param{Name: "min_idle", Unit: "s", Doc: "idle time before a node is switched off, scaled ×¼ … ×4 by the fuzzy rules", Min: 60, Max: 86400, Default: 600, Integer: true, Log: true},
 		Param{Name: "spare", Unit: "nodes", Doc: "idle nodes always kept on (as idle-timeout)", Min: 0, Max: 256, Default: 0, Integer: true},
 		Param{Name: "max_booting", Unit: "nodes", Doc: "most nodes booting at once (0: no limit)", Min: 0, Max: 1024, Default: 0, Integer: true},
-		Param{Name: "drain_lead", Unit: "s", Doc: "drain: while the queue head cannot start for this long, idle nodes only it needs may go off (maximum: never)", Min: 600, Max: maxDrainLead, Default: maxDrainLead, Integer: true, Log: true})
+		Param{Name: "drain_lead", Unit: "s", Doc: "drain: while the queue head cannot start for this long, idle nodes only it needs may go off (maximum: never)", Min: 600, Max: maxDrainLead, Default: maxDrainLead, Integer: true, Log: true},
+		Param{Name: "drain_gap", Unit: "s", Doc: "drain: held idle nodes go off only while the head's start is at least drain_lead + drain_gap away", Min: 60, Max: 86400, Default: defaultDrainGap, Integer: true, Log: true})
 	return withCheck(Spec{
 		Name: "hgfs",
 		Doc:  "hybrid genetic-fuzzy: crisp R1-R3 plus a learned, load-dependent idle time before switch-off",
@@ -170,7 +176,8 @@ func hgfsSpec() Spec {
 			return nil, fmt.Errorf("policy hgfs: %w", err)
 		}
 		return &hgfs{crisp: crispFrom(c), minIdle: int64(c.Params["min_idle"]),
-			maxBoot: int(c.Params["max_booting"]), spare: int(c.Params["spare"]), drain: drainLead(c),
+			maxBoot: int(c.Params["max_booting"]), spare: int(c.Params["spare"]),
+			drain: int64(paramOr(c, "drain_lead", maxDrainLead)), gap: int64(paramOr(c, "drain_gap", defaultDrainGap)),
 			sys: compiled, hour: localHour{from: NoTime, to: NoTime}}, nil
 	})
 }
@@ -191,14 +198,14 @@ func hgfsReactiveSeeds() []Config {
 	for _, idle := range []float64{60, 120, 240, 480, 960, 1920, 3840, 7680, 15360, 30720, 61440, 86400} {
 		seeds = append(seeds, Config{Name: "hgfs", Fuzzy: off.Clone(), Params: map[string]float64{
 			"t_max": 86400, "n_max": 1000, "t_min": 86400, "n_min": 1000, "min_idle": idle, "spare": 0, "max_booting": 0,
-			"drain_lead": maxDrainLead}})
+			"drain_lead": maxDrainLead, "drain_gap": defaultDrainGap}})
 	}
 	return seeds
 }
 
 // hgfsDrainSeeds are reactive seeds (see hgfsReactiveSeeds) that also
-// drain: min_idle 960 or 3840 s, drain_lead 1800 or 3600 s (two and four
-// times the ESCS boot time, rounded), max_booting 2. Drain's gains lie
+// drain: min_idle 960 or 3840 s, drain_lead 1800 s (about three ESCS boot
+// times), drain_gap 1200 or 7200 s, max_booting 2. Drain's gains lie
 // apart from the reactive ones (a long min_idle, a short lead), where a
 // search started from reactive seeds alone did not always go: on
 // SDSC-SP2 (1200 evaluations, seeds 3 and 4 of 10) it never tried drain.
@@ -206,9 +213,10 @@ func hgfsDrainSeeds() []Config {
 	var seeds []Config
 	reactive := hgfsReactiveSeeds()[0]
 	for _, idle := range []float64{960, 3840} {
-		for _, lead := range []float64{1800, 3600} {
+		for _, gap := range []float64{1200, 7200} {
 			c := Config{Name: "hgfs", Fuzzy: reactive.Fuzzy.Clone(), Params: maps.Clone(reactive.Params)}
-			c.Params["min_idle"], c.Params["drain_lead"], c.Params["max_booting"] = idle, lead, 2
+			c.Params["min_idle"], c.Params["max_booting"] = idle, 2
+			c.Params["drain_lead"], c.Params["drain_gap"] = 1800, gap
 			seeds = append(seeds, c)
 		}
 	}
@@ -220,12 +228,16 @@ func (p *hgfs) Name() string { return "hgfs" }
 func (p *hgfs) Decide(v *View, d *Decision) {
 	w := waitOf(v)
 	d.Wake = p.wake(v, w)
-	need, limit, draining := v.QueuedSlots, p.bootLimit(v), false
+	need, limit, draining, holding := v.QueuedSlots, p.bootLimit(v), false, false
 	if p.drain < maxDrainLead && len(v.Queue) > 0 {
 		start := p.headStart(v)
 		if draining = start-v.Now >= p.drain; draining {
 			var wake int64
 			need, wake = backfillSlots(v, start)
+			holding = start-v.Now < p.drain+p.gap
+			if !holding {
+				wake = earliest(wake, start-p.drain-p.gap+1)
+			}
 			d.Wake = earliest(d.Wake, earliest(wake, start-p.drain+1))
 		} else if v.Queue[0].Slots > freeSlots(v) {
 			limit = -1 // max_booting never holds the head back
@@ -249,6 +261,9 @@ func (p *hgfs) Decide(v *View, d *Decision) {
 	// change with time alone, and their changes are in Wake already; so
 	// otherwise the fuzzy inputs, the idle time and when they change are
 	// not needed before the next event.
+	if holding {
+		avail = freeSlots(v) - v.QueuedSlots // the held nodes stay
+	}
 	if avail < 1 || v.IdleNodes <= p.spare || !draining && !p.r3(v, w) {
 		return
 	}

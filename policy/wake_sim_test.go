@@ -87,14 +87,14 @@ func TestWakeHonestHGFSTuned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	drained := func(c policy.Config, lead float64) policy.Config {
+	drained := func(c policy.Config, lead, gap float64) policy.Config {
 		c.Params = maps.Clone(c.Params)
-		c.Params["drain_lead"] = lead
+		c.Params["drain_lead"], c.Params["drain_gap"] = lead, gap
 		return c
 	}
 	for name, cfg := range map[string]policy.Config{
 		"random": tunedHGFS(), "reactive": spec.Seeds[3],
-		"random drained": drained(tunedHGFS(), 2900), "reactive drained": drained(spec.Seeds[3], 1200),
+		"random drained": drained(tunedHGFS(), 2900, 3600), "reactive drained": drained(spec.Seeds[3], 1200, 60),
 	} {
 		t.Run(name, func(t *testing.T) {
 			skipping, err := s.Run(mustConfig(t, cfg))
