@@ -28,6 +28,41 @@ type slotsAt struct {
 	slots int
 }
 
+// runningEnds keeps the running jobs' estimated ends (start + estimate)
+// sorted, soonest first, across decisions: the running set changes only
+// when a job starts (it is appended to View.Running, which is in start
+// order, with a new ID) or ends (the list shortens), so its length and
+// last ID tell whether the sort can be reused. Another trace start, or
+// time going backwards, means a new replay.
+type runningEnds struct {
+	ends       []slotsAt
+	n          int
+	lastID     int64
+	start, now int64
+	valid      bool
+}
+
+// sorted returns v.Running's estimated ends, soonest first.
+func (r *runningEnds) sorted(v *View) []slotsAt {
+	n := len(v.Running)
+	var last int64
+	if n > 0 {
+		last = v.Running[n-1].ID
+	}
+	if r.valid && n == r.n && last == r.lastID && v.Start == r.start && v.Now >= r.now {
+		r.now = v.Now
+		return r.ends
+	}
+	r.ends = r.ends[:0]
+	for i := range v.Running {
+		x := &v.Running[i]
+		r.ends = append(r.ends, slotsAt{t: x.Start + x.ReqTime, slots: x.Slots})
+	}
+	slices.SortFunc(r.ends, func(a, b slotsAt) int { return cmp.Compare(a.t, b.t) })
+	r.n, r.lastID, r.start, r.now, r.valid = n, last, v.Start, v.Now, true
+	return r.ends
+}
+
 // headStart returns when the queue head could start by the estimates if
 // every node were on: the slots no running job holds are free now, and a
 // running job frees its slots at its start plus its estimate (now, when
@@ -38,15 +73,9 @@ func (p *hgfs) headStart(v *View) int64 {
 	if free >= need {
 		return v.Now
 	}
-	p.ends = p.ends[:0]
-	for i := range v.Running {
-		r := &v.Running[i]
-		p.ends = append(p.ends, slotsAt{t: max(v.Now, r.Start+r.ReqTime), slots: r.Slots})
-	}
-	slices.SortFunc(p.ends, func(a, b slotsAt) int { return cmp.Compare(a.t, b.t) })
-	for _, e := range p.ends {
+	for _, e := range p.ends.sorted(v) {
 		if free += e.slots; free >= need {
-			return e.t
+			return max(v.Now, e.t)
 		}
 	}
 	return v.Now // the estimates do not add up (a view under test): no drain
@@ -58,8 +87,9 @@ func (p *hgfs) headStart(v *View) int64 {
 // slots the head will not need then. These are the slots a drained queue
 // can use; the rest are held for the head. It also returns when, with time
 // alone, the first job counted for ending in time no longer would (NoTime:
-// none).
-func backfillSlots(v *View, start int64) (slots int, wake int64) {
+// none). It stops counting at enough, past which the count makes no
+// difference: the free and the off slots together.
+func backfillSlots(v *View, start int64, enough int) (slots int, wake int64) {
 	extra := v.TotalSlots - v.Queue[0].Slots
 	for i := range v.Running {
 		if r := &v.Running[i]; max(v.Now, r.Start+r.ReqTime) > start {
@@ -67,7 +97,7 @@ func backfillSlots(v *View, start int64) (slots int, wake int64) {
 		}
 	}
 	wake = NoTime
-	for i := 1; i < len(v.Queue); i++ {
+	for i := 1; i < len(v.Queue) && slots < enough; i++ {
 		q := &v.Queue[i]
 		switch {
 		case v.Now+q.ReqTime <= start:

@@ -88,12 +88,46 @@ func TestHeadStartAndBackfillSlots(t *testing.T) {
 	// spare, so jobs 2 and 3 cannot start before the head; job 4 ends by
 	// now+50.
 	// It stops counting once it no longer would: at now+251.
-	if got, wake := backfillSlots(v, now+300); got != 2 || wake != now+251 {
+	if got, wake := backfillSlots(v, now+300, v.TotalSlots); got != 2 || wake != now+251 {
 		t.Errorf("backfill slots %d, wake now+%d; want 2, now+251", got, wake-now)
 	}
 	// At a later start, now+900, job 12 has ended: 1 slot to spare, which
 	// job 2 takes; job 3 finds none left; job 4 ends in time.
-	if got, wake := backfillSlots(v, now+900); got != 3 || wake != now+851 {
+	if got, wake := backfillSlots(v, now+900, v.TotalSlots); got != 3 || wake != now+851 {
 		t.Errorf("backfill slots at now+900 %d, wake now+%d; want 3, now+851", got, wake-now)
+	}
+}
+
+// The sorted estimated ends are reused while the running set is the same,
+// and sorted afresh when a job ends, one starts, or both (the same number
+// running, a new last ID), or a new replay begins.
+func TestRunningEndsFollowTheRunningSet(t *testing.T) {
+	a := RunningJob{ID: 1, Slots: 1, Start: 0, ReqTime: 500}
+	b := RunningJob{ID: 2, Slots: 2, Start: 10, ReqTime: 100}
+	c := RunningJob{ID: 3, Slots: 4, Start: 20, ReqTime: 50}
+	a2, a3 := a, a // job 1 again, in other replays
+	a2.ReqTime, a3.ReqTime = 900, 300
+	steps := []struct {
+		now, start int64
+		running    []RunningJob
+		want       []slotsAt
+	}{
+		{20, 0, []RunningJob{a, b}, []slotsAt{{110, 2}, {500, 1}}},
+		{30, 0, []RunningJob{a, b}, []slotsAt{{110, 2}, {500, 1}}},
+		{40, 0, []RunningJob{a, c}, []slotsAt{{70, 4}, {500, 1}}},
+		{50, 0, []RunningJob{a}, []slotsAt{{500, 1}}},
+		{60, 0, []RunningJob{a, b, c}, []slotsAt{{70, 4}, {110, 2}, {500, 1}}},
+		{65, 0, []RunningJob{a}, []slotsAt{{500, 1}}},
+		{70, 0, []RunningJob{a}, []slotsAt{{500, 1}}},
+		{10, 0, []RunningJob{a2}, []slotsAt{{900, 1}}}, // time went back: a new replay
+		{80, 5, []RunningJob{a3}, []slotsAt{{300, 1}}}, // another trace
+		{90, 5, []RunningJob{a3}, []slotsAt{{300, 1}}},
+	}
+	var r runningEnds
+	for i, s := range steps {
+		v := &View{Now: s.now, Start: s.start, Running: s.running}
+		if got := r.sorted(v); !slices.Equal(got, s.want) {
+			t.Errorf("step %d: %v, want %v", i, got, s.want)
+		}
 	}
 }

@@ -95,7 +95,7 @@ type hgfs struct {
 	gap     int64 // drain_gap
 	sys     *fuzzy.Compiled
 	order   []int
-	ends    []slotsAt // scratch for headStart
+	ends    runningEnds // for headStart
 	// the last inputs of sys and the idle time they gave: consecutive
 	// decisions often ask the same question
 	lastIn   [3]float64
@@ -233,7 +233,7 @@ func (p *hgfs) Decide(v *View, d *Decision) {
 		start := p.headStart(v)
 		if draining = start-v.Now >= p.drain; draining {
 			var wake int64
-			need, wake = backfillSlots(v, start)
+			need, wake = backfillSlots(v, start, freeSlots(v)+v.TotalSlots-v.PoweredSlots)
 			holding = start-v.Now < p.drain+p.gap
 			if !holding {
 				wake = earliest(wake, start-p.drain-p.gap+1)
