@@ -166,6 +166,9 @@ func hgfsSpec() Spec {
 		Params: params,
 		Fuzzy:  HGFSTemplate(),
 		Seeds:  append(hgfsReactiveSeeds(), hgfsDrainSeeds()...),
+		// Every rule off, R2 never, R3 always, no drain: idle-timeout
+		// with idle_timeout = min_idle and the same spare and max_booting.
+		Reactive: &Subspace{Base: hgfsReactiveSeeds()[0], Free: []string{"min_idle", "spare", "max_booting"}},
 	}, func(c Config) (Policy, error) {
 		sys := c.Fuzzy
 		if sys == nil {

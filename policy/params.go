@@ -52,7 +52,19 @@ type Spec struct {
 	// defaults: corners of the policy's space known to behave well, such
 	// as the policies it generalises.
 	Seeds []Config
-	New   func(c Config) (Policy, error)
+	// Reactive, if set, is the part of the policy's space where it acts
+	// as a simpler reactive policy (hgfs: idle-timeout): a search may
+	// give it a population of its own, so the best reactive trade-offs
+	// are found as well as a search of that policy alone would find them.
+	Reactive *Subspace
+	New      func(c Config) (Policy, error)
+}
+
+// Subspace is a part of a policy's space: Base with only the parameters
+// named in Free varied (the rule base stays Base's).
+type Subspace struct {
+	Base Config
+	Free []string
 }
 
 // GroupSep separates a parameter name from a user-group name in per-group

@@ -112,6 +112,9 @@ func (r *run) start() ([][]*member, error) {
 			}
 			xs = append(xs, x)
 		}
+		for _, x := range xs {
+			r.fix(i, x)
+		}
 		ms, err := r.pool.evaluate(xs)
 		if err != nil {
 			return nil, err
@@ -121,6 +124,47 @@ func (r *run) start() ([][]*member, error) {
 		islands[i] = ms
 	}
 	return islands, nil
+}
+
+// fix sets the variables island fixes (Settings.Fixed) in x and reports
+// whether any changed.
+func (r *run) fix(island int, x []float64) bool {
+	if island >= len(r.settings.Fixed) {
+		return false
+	}
+	changed := false
+	for k, v := range r.settings.Fixed[island] {
+		if x[k] != v {
+			x[k], changed = v, true
+		}
+	}
+	return changed
+}
+
+// conform replaces the members of island that do not keep its fixed
+// variables (migrants from other islands) by their projections, evaluated.
+func (r *run) conform(island int, ms []*member) ([]*member, error) {
+	var idx []int
+	var xs [][]float64
+	for j, m := range ms {
+		x := slices.Clone(m.x)
+		if r.fix(island, x) {
+			idx, xs = append(idx, j), append(xs, x)
+		}
+	}
+	if len(xs) == 0 {
+		return ms, nil
+	}
+	fixed, err := r.pool.evaluate(xs)
+	if err != nil {
+		return nil, err
+	}
+	out := slices.Clone(ms)
+	for n, j := range idx {
+		out[j] = fixed[n]
+	}
+	sortByKey(out)
+	return out, nil
 }
 
 // repair maps a given candidate to valid values.
@@ -307,7 +351,8 @@ func fingerprint(p Problem, s Settings) string {
 		Seed                               int64
 		Variation                          Variation
 		Initial                            [][]float64
-	}{p.Vars(), p.Objectives(), s.Population, s.Islands, s.MigrationEvery, s.Migrants, s.Seed, s.Variation, s.Initial})
+		Fixed                              []map[int]float64 `json:",omitempty"`
+	}{p.Vars(), p.Objectives(), s.Population, s.Islands, s.MigrationEvery, s.Migrants, s.Seed, s.Variation, s.Initial, s.Fixed})
 	if err != nil {
 		panic(err) // plain data always marshals
 	}

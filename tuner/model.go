@@ -34,7 +34,10 @@ func (m *nsga2) Apply(pop *eaopt.Population) error {
 	}
 	gen := r.generation()
 	rng := newRNG(r.settings.Seed, island, gen)
-	parents := popMembers(*pop) // key order: independent of eaopt's sorting
+	parents, err := r.conform(island, popMembers(*pop)) // key order: independent of eaopt's sorting
+	if err != nil {
+		return err
+	}
 	rankAndCrowd(parents)
 	n := len(parents)
 	xs := make([][]float64, 0, n+1)
@@ -42,6 +45,8 @@ func (m *nsga2) Apply(pop *eaopt.Population) error {
 		a, b := tournament(parents, rng), tournament(parents, rng)
 		c1, c2 := make([]float64, len(r.vars)), make([]float64, len(r.vars))
 		r.settings.Variation.recombine(r.vars, a.x, b.x, c1, c2, rng)
+		r.fix(island, c1)
+		r.fix(island, c2)
 		xs = append(xs, c1, c2)
 	}
 	kids, err := r.pool.evaluate(xs[:n])

@@ -3,6 +3,7 @@ package tuner
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/ecotune/ecotune/datasets"
@@ -208,6 +209,34 @@ func (p *PolicyProblem) Seeds() [][]float64 {
 		seeds = append(seeds, p.Encode(p.Spec.Fill(c)))
 	}
 	return seeds
+}
+
+// ReactiveFixed returns the variables (index → value) that hold the policy
+// in its reactive subspace (policy.Spec.Reactive): every variable but the
+// free parameters at the subspace's base, rule shifts at 0. Nil when the
+// policy declares none. Tune gives it to the first island when there are
+// several (Settings.Fixed).
+func (p *PolicyProblem) ReactiveFixed() map[int]float64 {
+	sub := p.Spec.Reactive
+	if sub == nil {
+		return nil
+	}
+	base := p.Spec.Fill(sub.Base)
+	if base.Fuzzy != nil {
+		base.Fuzzy = base.Fuzzy.Clone()
+		for _, v := range fuzzyVars(base.Fuzzy) {
+			v.Shifts = nil // no rule fires: shifts change nothing
+		}
+	}
+	x := p.Encode(base)
+	fixed := make(map[int]float64, len(x))
+	for k, v := range p.vars {
+		if k < p.nParam && slices.Contains(sub.Free, v.Name) {
+			continue
+		}
+		fixed[k] = x[k] // valid already: no trip through the search scale, which could round
+	}
+	return fixed
 }
 
 // NewEvaluator implements Problem: a simulator of its own per worker.

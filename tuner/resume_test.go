@@ -13,10 +13,11 @@ import (
 	"github.com/ecotune/ecotune/tuner/testproblems"
 )
 
-// resumeSettings exercise islands, ring migration, the cache and the
-// budget check together.
+// resumeSettings exercise islands, ring migration, an island with fixed
+// variables, the cache and the budget check together.
 func resumeSettings() tuner.Settings {
-	return tuner.Settings{Population: 24, Generations: 30, Islands: 3, MigrationEvery: 4, Migrants: 3, Seed: 7}
+	return tuner.Settings{Population: 24, Generations: 30, Islands: 3, MigrationEvery: 4, Migrants: 3, Seed: 7,
+		Fixed: []map[int]float64{{0: 0.3, 2: 0.7}}}
 }
 
 func resultJSON(t *testing.T, r *tuner.Result) []byte {

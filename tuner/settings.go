@@ -24,6 +24,13 @@ type Settings struct {
 	// Initial candidates (one value per variable) start in every island's
 	// first population, e.g. a policy's defaults.
 	Initial [][]float64
+	// Fixed[i], for the islands i < len(Fixed), holds variables (index →
+	// value) that every candidate of island i keeps: that island searches
+	// a subspace of its own, such as a learned policy's reactive core
+	// (PolicyProblem.ReactiveFixed). Its initial candidates, its offspring
+	// and the migrants it receives take those values; the other islands
+	// search everything. Nil or empty: no variable fixed.
+	Fixed []map[int]float64
 	// Recorders observe every generation, the initial population included.
 	Recorders []Recorder
 	// Resume continues the search saved in a checkpoint.
@@ -61,6 +68,16 @@ func (s Settings) validate(nvars int) error {
 			s.Generations, s.Islands, s.MigrationEvery, s.Workers, s.Evaluations)
 	case s.Migrants < 1 || s.Migrants > s.Population:
 		return fmt.Errorf("tuner: migrants %d: need 1..population (%d)", s.Migrants, s.Population)
+	}
+	if len(s.Fixed) > s.Islands {
+		return fmt.Errorf("tuner: fixed variables for %d islands, but %d islands", len(s.Fixed), s.Islands)
+	}
+	for i, fix := range s.Fixed {
+		for k := range fix {
+			if k < 0 || k >= nvars {
+				return fmt.Errorf("tuner: island %d fixes variable %d of %d", i, k, nvars)
+			}
+		}
 	}
 	for i, x := range s.Initial {
 		if len(x) != nvars {

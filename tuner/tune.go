@@ -87,6 +87,9 @@ func Tune(ctx context.Context, o Options) (*Outcome, error) {
 	}
 	s := o.Settings
 	s.Initial = prob.Seeds()
+	if fixed := prob.ReactiveFixed(); fixed != nil && s.Islands > 1 {
+		s.Fixed = []map[int]float64{fixed} // island 0 searches the reactive core
+	}
 	ckw := &CheckpointWriter{Dir: o.Dir}
 	defer ckw.Close()
 	s.Recorders = append(s.Recorders, ckw)

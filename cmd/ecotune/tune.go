@@ -26,6 +26,10 @@ evolved together (a parameter counted in nodes, such as spare or
 max_booting, up to the cluster's node count). The first --train fraction
 of the jobs (chronological) is the train split the search sees; every
 solution of the final front is re-evaluated on the rest (the test split).
+With two or more islands, the first searches hgfs's reactive core alone
+(every rule off, no drain: idle-timeout), so the front holds the best
+reactive trade-offs beside the learned ones, and migration carries them
+to the other islands.
 
 Objectives are score names (default qos_p90,off_node_seconds,reconfigurations;
 off_node_seconds is maximised, the others minimised; prefix max: or min: to
