@@ -28,6 +28,7 @@ import (
 // ECOTUNE_MAX_FRONT the most solutions a front keeps (default all: a cap
 // keeps the solutions adding the most train hypervolume, and on SDSC-SP2
 // those were not the ones that held up on the test split);
+// ECOTUNE_REACTIVE_ISLAND=1 sets Options.ReactiveIsland;
 // ECOTUNE_COMPARE_DIR keeps the run directories (DIR/TRACE/POLICY, an
 // existing run there is replaced). It asserts nothing about who wins:
 // the figures are reported as measured.
@@ -63,6 +64,7 @@ func TestCompareBaselines(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	reactive := os.Getenv("ECOTUNE_REACTIVE_ISLAND") != ""
 	policies := []string{"hgfs", "idle-timeout", "escs", "eecluster", "best-fit", "load", "break-even", "exponential", "gamma", "swqn", "swqo", "random"}
 	if s := os.Getenv("ECOTUNE_POLICIES"); s != "" {
 		policies = strings.Split(s, ",")
@@ -99,15 +101,16 @@ func TestCompareBaselines(t *testing.T) {
 		}
 		for _, pol := range policies {
 			out, err := tuner.Tune(context.Background(), tuner.Options{
-				Policy:    pol,
-				Trace:     tr,
-				TraceName: name,
-				Sim:       sim.Options{Scheduler: sim.EASY},
-				Presets:   []tuner.Preset{preset},
-				Settings:  tuner.Settings{Population: pop, Islands: 2, MigrationEvery: 5, Generations: 200, Evaluations: budget, Seed: seed},
-				Dir:       filepath.Join(runDir, name, pol),
-				MaxFront:  maxFront,
-				Force:     true,
+				Policy:         pol,
+				Trace:          tr,
+				TraceName:      name,
+				Sim:            sim.Options{Scheduler: sim.EASY},
+				Presets:        []tuner.Preset{preset},
+				Settings:       tuner.Settings{Population: pop, Islands: 2, MigrationEvery: 5, Generations: 200, Evaluations: budget, Seed: seed},
+				Dir:            filepath.Join(runDir, name, pol),
+				MaxFront:       maxFront,
+				ReactiveIsland: reactive,
+				Force:          true,
 			})
 			if err != nil {
 				t.Fatalf("%s %s: %v", name, pol, err)

@@ -2,6 +2,7 @@ package tuner_test
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -94,5 +95,43 @@ func TestReactiveFixedHGFS(t *testing.T) {
 	}
 	if idle, _ := policy.Lookup("idle-timeout"); idle.Reactive != nil {
 		t.Error("idle-timeout declares a reactive subspace of its own")
+	}
+}
+
+// With ReactiveIsland, every candidate of island 0 in the checkpoint is in
+// hgfs's reactive core; without it, island 0 searches everything.
+func TestTuneReactiveIsland(t *testing.T) {
+	spec, err := policy.Lookup("hgfs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := tuner.NewPolicyProblem(spec, nil, sim.Cluster{}, sim.Options{}, nil, nil, ecoobj.Scores{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := p.ReactiveFixed()
+	inCore := func(x []float64) bool {
+		for k, v := range fixed {
+			if x[k] != v {
+				return false
+			}
+		}
+		return true
+	}
+	for _, on := range []bool{true, false} {
+		dir := filepath.Join(t.TempDir(), "run")
+		o := smallTune(t, dir)
+		o.ReactiveIsland = on
+		if _, err := tuner.Tune(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+		ck, err := tuner.ReadCheckpoint(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := !slices.ContainsFunc(ck.Islands[0], func(m tuner.Member) bool { return !inCore(m.X) })
+		if all != on {
+			t.Errorf("reactive island %v: island 0 all in the core: %v", on, all)
+		}
 	}
 }

@@ -26,10 +26,10 @@ evolved together (a parameter counted in nodes, such as spare or
 max_booting, up to the cluster's node count). The first --train fraction
 of the jobs (chronological) is the train split the search sees; every
 solution of the final front is re-evaluated on the rest (the test split).
-With two or more islands, the first searches hgfs's reactive core alone
-(every rule off, no drain: idle-timeout), so the front holds the best
-reactive trade-offs beside the learned ones, and migration carries them
-to the other islands.
+--reactive-island (with two or more islands) gives the first island
+hgfs's reactive core alone (every rule off, no drain: idle-timeout), so the
+front holds the best reactive trade-offs beside the learned ones, and
+migration carries them to the other islands.
 
 Objectives are score names (default qos_p90,off_node_seconds,reconfigurations;
 off_node_seconds is maximised, the others minimised; prefix max: or min: to
@@ -73,13 +73,14 @@ func tuneCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "tune",
 		Usage:       "NSGA-II / genetic-fuzzy search, holdout, front",
-		UsageText:   "ecotune tune [--trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--train 0.7 | --windows K] [--scheduler easy|fcfs] [--cluster FILE] [-o DIR] [--resume] [--force] [--json]",
+		UsageText:   "ecotune tune [--trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--train 0.7 | --windows K] [--scheduler easy|fcfs] [--cluster FILE] [-o DIR] [--resume] [--force] [--json]",
 		Description: tuneHelp,
 		Flags: append(traceFlags(),
 			&cli.StringFlag{Name: "policy", Aliases: []string{"p"}, Value: "hgfs", Usage: "policy to tune (see `ecotune policies`)"},
 			&cli.IntFlag{Name: "generations", Aliases: []string{"g"}, Value: 150, Usage: "generations after the initial population"},
 			&cli.IntFlag{Name: "population", Value: 32, Usage: "candidates per island"},
 			&cli.IntFlag{Name: "islands", Value: 2, Usage: "populations with ring migration"},
+			&cli.BoolFlag{Name: "reactive-island", Usage: "the first island searches the policy's reactive core alone (hgfs: idle-timeout)"},
 			&cli.IntFlag{Name: "migration", Value: 5, Usage: "generations between migrations"},
 			&cli.IntFlag{Name: "evaluations", Usage: "stop after the generation that reaches this many distinct evaluations (0: no limit)"},
 			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed"},
@@ -259,6 +260,7 @@ func tuneOptions(c *cli.Context) (tuner.Options, error) {
 		o.Dir = filepath.Join("runs", fmt.Sprintf("%s-%s-seed%d", o.Policy, o.TraceName, o.Settings.Seed))
 	}
 	o.Resume, o.Force = c.Bool("resume"), c.Bool("force")
+	o.ReactiveIsland = c.Bool("reactive-island")
 	o.Command = os.Args
 	o.Version = version
 	return o, nil
