@@ -22,45 +22,71 @@ func paramOr(c Config, name string, def float64) float64 {
 	return def
 }
 
-// slotsAt is a number of slots expected free at a time.
+// slotsAt is a number of slots expected free at a time: a running job's
+// estimated end.
 type slotsAt struct {
 	t     int64
 	slots int
+	id    int64
 }
 
 // runningEnds keeps the running jobs' estimated ends (start + estimate)
-// sorted, soonest first, across decisions: the running set changes only
-// when a job starts (it is appended to View.Running, which is in start
-// order, with a new ID) or ends (the list shortens), so its length and
-// last ID tell whether the sort can be reused. Another trace start, or
-// time going backwards, means a new replay.
+// sorted, soonest first, across decisions. View.Running is in start
+// order: between two decisions jobs leave it anywhere and new ones are
+// appended, so walking the IDs last seen against it finds the ended jobs,
+// whose entries go, and the new ones, which are inserted in place. Another
+// trace start, or time going backwards, means a new replay: the list is
+// built afresh.
 type runningEnds struct {
 	ends       []slotsAt
-	n          int
-	lastID     int64
+	ids        []int64 // the running jobs last seen, in start order
 	start, now int64
 	valid      bool
 }
 
 // sorted returns v.Running's estimated ends, soonest first.
 func (r *runningEnds) sorted(v *View) []slotsAt {
+	if !r.valid || v.Start != r.start || v.Now < r.now {
+		r.ends, r.ids = r.ends[:0], r.ids[:0]
+	}
+	r.start, r.now, r.valid = v.Start, v.Now, true
 	n := len(v.Running)
-	var last int64
-	if n > 0 {
-		last = v.Running[n-1].ID
+	if n == len(r.ids) && (n == 0 || v.Running[n-1].ID == r.ids[n-1]) {
+		return r.ends // no job started (it would be last) and none ended
 	}
-	if r.valid && n == r.n && last == r.lastID && v.Start == r.start && v.Now >= r.now {
-		r.now = v.Now
-		return r.ends
+	j := 0
+	for _, id := range r.ids {
+		if j < n && v.Running[j].ID == id {
+			j++
+			continue
+		}
+		r.remove(id)
 	}
-	r.ends = r.ends[:0]
+	for ; j < n; j++ {
+		x := &v.Running[j]
+		r.insert(slotsAt{t: x.Start + x.ReqTime, slots: x.Slots, id: x.ID})
+	}
+	r.ids = r.ids[:0]
 	for i := range v.Running {
-		x := &v.Running[i]
-		r.ends = append(r.ends, slotsAt{t: x.Start + x.ReqTime, slots: x.Slots})
+		r.ids = append(r.ids, v.Running[i].ID)
 	}
-	slices.SortFunc(r.ends, func(a, b slotsAt) int { return cmp.Compare(a.t, b.t) })
-	r.n, r.lastID, r.start, r.now, r.valid = n, last, v.Start, v.Now, true
 	return r.ends
+}
+
+// remove deletes the entry of job id.
+func (r *runningEnds) remove(id int64) {
+	for k := range r.ends {
+		if r.ends[k].id == id {
+			r.ends = slices.Delete(r.ends, k, k+1)
+			return
+		}
+	}
+}
+
+// insert adds e after the entries of the same or an earlier time.
+func (r *runningEnds) insert(e slotsAt) {
+	k, _ := slices.BinarySearchFunc(r.ends, e.t+1, func(a slotsAt, t int64) int { return cmp.Compare(a.t, t) })
+	r.ends = slices.Insert(r.ends, k, e)
 }
 
 // headStart returns when the queue head could start by the estimates if

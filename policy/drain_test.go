@@ -102,6 +102,10 @@ func TestHeadStartAndBackfillSlots(t *testing.T) {
 // and sorted afresh when a job ends, one starts, or both (the same number
 // running, a new last ID), or a new replay begins.
 func TestRunningEndsFollowTheRunningSet(t *testing.T) {
+	type end struct {
+		t     int64
+		slots int
+	}
 	a := RunningJob{ID: 1, Slots: 1, Start: 0, ReqTime: 500}
 	b := RunningJob{ID: 2, Slots: 2, Start: 10, ReqTime: 100}
 	c := RunningJob{ID: 3, Slots: 4, Start: 20, ReqTime: 50}
@@ -110,23 +114,29 @@ func TestRunningEndsFollowTheRunningSet(t *testing.T) {
 	steps := []struct {
 		now, start int64
 		running    []RunningJob
-		want       []slotsAt
+		want       []end
 	}{
-		{20, 0, []RunningJob{a, b}, []slotsAt{{110, 2}, {500, 1}}},
-		{30, 0, []RunningJob{a, b}, []slotsAt{{110, 2}, {500, 1}}},
-		{40, 0, []RunningJob{a, c}, []slotsAt{{70, 4}, {500, 1}}},
-		{50, 0, []RunningJob{a}, []slotsAt{{500, 1}}},
-		{60, 0, []RunningJob{a, b, c}, []slotsAt{{70, 4}, {110, 2}, {500, 1}}},
-		{65, 0, []RunningJob{a}, []slotsAt{{500, 1}}},
-		{70, 0, []RunningJob{a}, []slotsAt{{500, 1}}},
-		{10, 0, []RunningJob{a2}, []slotsAt{{900, 1}}}, // time went back: a new replay
-		{80, 5, []RunningJob{a3}, []slotsAt{{300, 1}}}, // another trace
-		{90, 5, []RunningJob{a3}, []slotsAt{{300, 1}}},
+		{20, 0, []RunningJob{a, b}, []end{{110, 2}, {500, 1}}},
+		{30, 0, []RunningJob{a, b}, []end{{110, 2}, {500, 1}}},
+		{40, 0, []RunningJob{a, c}, []end{{70, 4}, {500, 1}}},
+		{50, 0, []RunningJob{a}, []end{{500, 1}}},
+		{60, 0, []RunningJob{a, b, c}, []end{{70, 4}, {110, 2}, {500, 1}}},
+		{65, 0, []RunningJob{a}, []end{{500, 1}}},
+		{66, 0, []RunningJob{c, a}, []end{{70, 4}, {500, 1}}}, // not in start order: still right
+		{67, 0, []RunningJob{a, b}, []end{{110, 2}, {500, 1}}},
+		{70, 0, []RunningJob{a}, []end{{500, 1}}},
+		{10, 0, []RunningJob{a2}, []end{{900, 1}}}, // time went back: a new replay
+		{80, 5, []RunningJob{a3}, []end{{300, 1}}}, // another trace
+		{90, 5, []RunningJob{a3}, []end{{300, 1}}},
 	}
 	var r runningEnds
 	for i, s := range steps {
 		v := &View{Now: s.now, Start: s.start, Running: s.running}
-		if got := r.sorted(v); !slices.Equal(got, s.want) {
+		var got []end
+		for _, e := range r.sorted(v) {
+			got = append(got, end{e.t, e.slots})
+		}
+		if !slices.Equal(got, s.want) {
 			t.Errorf("step %d: %v, want %v", i, got, s.want)
 		}
 	}
