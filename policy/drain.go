@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"cmp"
 	"slices"
 )
 
@@ -42,33 +41,35 @@ type runningEnds struct {
 	ids        []int64 // the running jobs last seen, in start order
 	start, now int64
 	valid      bool
+	version    int // counts changes of ends
 }
 
 // sorted returns v.Running's estimated ends, soonest first.
 func (r *runningEnds) sorted(v *View) []slotsAt {
 	if !r.valid || v.Start != r.start || v.Now < r.now {
 		r.ends, r.ids = r.ends[:0], r.ids[:0]
+		r.version++
 	}
 	r.start, r.now, r.valid = v.Start, v.Now, true
 	n := len(v.Running)
 	if n == len(r.ids) && (n == 0 || v.Running[n-1].ID == r.ids[n-1]) {
 		return r.ends // no job started (it would be last) and none ended
 	}
-	j := 0
+	r.version++
+	kept, j := 0, 0
 	for _, id := range r.ids {
 		if j < n && v.Running[j].ID == id {
-			j++
+			r.ids[kept] = id
+			kept, j = kept+1, j+1
 			continue
 		}
 		r.remove(id)
 	}
+	r.ids = r.ids[:kept]
 	for ; j < n; j++ {
 		x := &v.Running[j]
 		r.insert(slotsAt{t: x.Start + x.ReqTime, slots: x.Slots, id: x.ID})
-	}
-	r.ids = r.ids[:0]
-	for i := range v.Running {
-		r.ids = append(r.ids, v.Running[i].ID)
+		r.ids = append(r.ids, x.ID)
 	}
 	return r.ends
 }
@@ -85,26 +86,53 @@ func (r *runningEnds) remove(id int64) {
 
 // insert adds e after the entries of the same or an earlier time.
 func (r *runningEnds) insert(e slotsAt) {
-	k, _ := slices.BinarySearchFunc(r.ends, e.t+1, func(a slotsAt, t int64) int { return cmp.Compare(a.t, t) })
-	r.ends = slices.Insert(r.ends, k, e)
+	lo, hi := 0, len(r.ends)
+	for lo < hi {
+		if m := int(uint(lo+hi) >> 1); r.ends[m].t <= e.t {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	r.ends = slices.Insert(r.ends, lo, e)
 }
 
 // headStart returns when the queue head could start by the estimates if
 // every node were on: the slots no running job holds are free now, and a
 // running job frees its slots at its start plus its estimate (now, when
-// the estimate is already overrun). It needs a non-empty queue.
+// the estimate is already overrun). It needs a non-empty queue. While the
+// running jobs and the head stay the same, the answer before the clamp to
+// now does too, and is reused.
 func (p *hgfs) headStart(v *View) int64 {
 	need := v.Queue[0].Slots
 	free := v.TotalSlots - v.BusySlots
 	if free >= need {
 		return v.Now
 	}
-	for _, e := range p.ends.sorted(v) {
+	ends := p.ends.sorted(v)
+	c := &p.startMemo
+	if c.valid && c.version == p.ends.version && c.head == v.Queue[0].ID && c.need == need {
+		return max(v.Now, c.t)
+	}
+	t := v.Now // the estimates do not add up (a view under test): no drain
+	for _, e := range ends {
 		if free += e.slots; free >= need {
-			return max(v.Now, e.t)
+			t = e.t
+			break
 		}
 	}
-	return v.Now // the estimates do not add up (a view under test): no drain
+	*c = startMemo{t: t, version: p.ends.version, head: v.Queue[0].ID, need: need, valid: true}
+	return max(v.Now, t)
+}
+
+// startMemo is the last headStart before the clamp to now, and what it
+// depends on.
+type startMemo struct {
+	t       int64
+	version int
+	head    int64
+	need    int
+	valid   bool
 }
 
 // backfillSlots returns the slots of the queued jobs behind the head that

@@ -67,7 +67,8 @@ import (
 // however long they stayed idle; a scaled timeout keeps them only while
 // the load says they will soon be needed.
 //
-// Wake: the mean wait crossing t_max or t_min; while drained, the head's
+// Wake: the mean wait crossing t_max (while a node is off) or t_min (while
+// more than spare nodes are idle); while drained, the head's
 // start coming within drain_lead + drain_gap and within drain_lead, and a
 // job behind it no longer ending in time; and while an idle node may go
 // (R3 allows or the queue is drained, a free slot is left beyond the
@@ -88,14 +89,15 @@ import (
 // ranges must stay those of the template.
 type hgfs struct {
 	crisp
-	minIdle int64
-	maxBoot int   // most nodes booting at once; 0 no limit
-	spare   int   // idle nodes kept on
-	drain   int64 // drain_lead; maxDrainLead: never
-	gap     int64 // drain_gap
-	sys     *fuzzy.Compiled
-	order   []int
-	ends    runningEnds // for headStart
+	minIdle   int64
+	maxBoot   int   // most nodes booting at once; 0 no limit
+	spare     int   // idle nodes kept on
+	drain     int64 // drain_lead; maxDrainLead: never
+	gap       int64 // drain_gap
+	sys       *fuzzy.Compiled
+	order     []int
+	ends      runningEnds // for headStart
+	startMemo startMemo
 	// the last inputs of sys and the idle time they gave: consecutive
 	// decisions often ask the same question
 	lastIn   [3]float64
@@ -230,9 +232,9 @@ func (p *hgfs) Name() string { return "hgfs" }
 
 func (p *hgfs) Decide(v *View, d *Decision) {
 	w := waitOf(v)
-	d.Wake = p.wake(v, w)
+	d.Wake = p.ruleWake(v, w)
 	need, limit, draining, holding := v.QueuedSlots, p.bootLimit(v), false, false
-	if p.drain < maxDrainLead && len(v.Queue) > 0 {
+	if p.drain < maxDrainLead && len(v.Queue) > 0 && p.drainMatters(v, w) {
 		start := p.headStart(v)
 		if draining = start-v.Now >= p.drain; draining {
 			var wake int64
@@ -286,6 +288,34 @@ func (p *hgfs) Decide(v *View, d *Decision) {
 			}
 		}
 	}
+}
+
+// ruleWake is when R2 or R3 change with time alone (the mean wait
+// crossing t_max or t_min), counting only a rule that could change the
+// decision now: R2 while a node is off (it boots one), R3 while more than
+// spare nodes are idle (it lets them go). Nodes go off or idle only at
+// events, which consult the policy anyway.
+func (p *hgfs) ruleWake(v *View, w queueWait) int64 {
+	wake := NoTime
+	if v.OffNodes > 0 {
+		wake = w.crossing(v.Now, p.tMax)
+	}
+	if v.IdleNodes > p.spare {
+		wake = earliest(wake, w.crossing(v.Now, p.tMin))
+	}
+	return wake
+}
+
+// drainMatters reports whether draining could change the decision now:
+// an idle node could go, or an off node could boot (for the queue or for
+// R2). Otherwise nothing is switched either way, and only an event (a
+// node going idle or off) or R2's crossing, already in Wake, changes
+// that, so neither the drain nor its wakes are needed before then.
+func (p *hgfs) drainMatters(v *View, w queueWait) bool {
+	if v.IdleNodes > p.spare {
+		return true
+	}
+	return v.OffNodes > 0 && (v.QueuedSlots > freeSlots(v) || p.r2(v, w))
 }
 
 // bootLimit is how many more nodes may start booting: max_booting less

@@ -82,10 +82,13 @@ func TestHGFSTemplateDecisions(t *testing.T) {
 		},
 		{
 			// R1: a queued job of 3 slots, none free: boot 3 nodes, lowest
-			// IDs (one group, none failed). Booting: nothing goes off.
+			// IDs (one group, none failed). Booting: nothing goes off. Of
+			// the rules only R2 can change the decision with time (the
+			// mean wait reaching t_max, 1800 s, boots one more); R3 could
+			// only let an idle node go, and none is idle.
 			name: "queue boots", nodes: twoBusy,
 			queue:  []QueuedJob{{ID: 1, Slots: 3, Submit: now - 30, ReqTime: 3600}},
-			wantOn: []int{2, 3, 4}, wantWake: now - 30 + 300,
+			wantOn: []int{2, 3, 4}, wantWake: now - 30 + 1800,
 		},
 	}
 	for _, tt := range tests {

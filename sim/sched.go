@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -286,31 +285,72 @@ func (s *Simulator) reservation(need int) (shadow int64, extra int) {
 // powered-down nodes as available after their resume time (Slurm's
 // ResumeTimeout); without them a head waiting for the policy to boot
 // nodes would have no reservation, and every job that fits, however long,
-// would start ahead of it. It is the rare path: the entries are merged
-// by sorting a scratch list.
+// would start ahead of it. The nodes' ready times, few distinct ones
+// (one per group and level, and the shutdowns under way), are summed per
+// time in a short sorted list, then merged in time order with the running
+// jobs' ends and the boots'.
 func (s *Simulator) offReservation(need int) (shadow int64, extra int) {
 	st := &s.st
-	all := append(st.resv[:0], st.ends...)
-	all = append(all, st.boots.items()...)
+	offs := st.resv[:0]
 	for i := range st.view.Nodes {
 		if t, ok := s.readyIfBooted(i); ok {
-			all = append(all, endEntry{t: t, id: -1 - int32(i), slots: s.nodeSlots[i]})
+			offs = addReady(offs, t, s.nodeSlots[i])
 		}
 	}
-	slices.SortFunc(all, func(a, b endEntry) int { return cmp.Compare(a.t, b.t) })
-	st.resv = all
+	st.resv = offs
+	ends, boots := st.ends, st.boots.items()
+	k, b, o := len(ends)-1, 0, 0 // ends latest first: walked from the end
 	acc := st.avail
-	for k := 0; k < len(all); k++ {
-		if acc += int(all[k].slots); acc < need {
+	next := func() endEntry {
+		e, from := endEntry{t: never}, 0
+		if k >= 0 && ends[k].t < e.t {
+			e, from = ends[k], 1
+		}
+		if b < len(boots) && boots[b].t < e.t {
+			e, from = boots[b], 2
+		}
+		if o < len(offs) && offs[o].t < e.t {
+			e, from = offs[o], 3
+		}
+		switch from {
+		case 1:
+			k--
+		case 2:
+			b++
+		case 3:
+			o++
+		}
+		return e
+	}
+	for k >= 0 || b < len(boots) || o < len(offs) {
+		e := next()
+		if acc += int(e.slots); acc < need {
 			continue
 		}
-		shadow = max(all[k].t, st.now)
-		for k++; k < len(all) && all[k].t <= shadow; k++ {
-			acc += int(all[k].slots)
+		shadow = max(e.t, st.now)
+		for k >= 0 || b < len(boots) || o < len(offs) {
+			if e = next(); e.t > shadow {
+				break
+			}
+			acc += int(e.slots)
 		}
 		return shadow, acc - need
 	}
 	return never, int(^uint(0) >> 1)
+}
+
+// addReady adds slots ready at t to offs, kept sorted by time with one
+// entry per time.
+func addReady(offs []endEntry, t int64, slots int32) []endEntry {
+	k := len(offs)
+	for k > 0 && offs[k-1].t > t {
+		k--
+	}
+	if k > 0 && offs[k-1].t == t {
+		offs[k-1].slots += slots
+		return offs
+	}
+	return slices.Insert(offs, k, endEntry{t: t, slots: slots})
 }
 
 // readyIfBooted returns when node i, Off or shutting down, would be up if
