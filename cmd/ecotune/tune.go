@@ -60,7 +60,7 @@ finished windows are kept.
 
 With no arguments it tunes hgfs on the embedded default trace: 150
 generations of 2 islands of 32, about 9,000 distinct evaluations, in about
-40 s on two cores.
+45 s on two cores.
 
 Examples:
   ecotune tune
