@@ -57,14 +57,7 @@ func TestFixedIslandKeepsItsSubspace(t *testing.T) {
 // max_booting, at values that make it idle-timeout: every rule off, R2
 // never, R3 always, no drain.
 func TestReactiveFixedHGFS(t *testing.T) {
-	spec, err := policy.Lookup("hgfs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := tuner.NewPolicyProblem(spec, nil, sim.Cluster{}, sim.Options{}, nil, nil, ecoobj.Scores{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec, p := hgfsProblem(t)
 	fixed := p.ReactiveFixed()
 	x := p.Encode(spec.Defaults())
 	for k, v := range fixed {
@@ -101,14 +94,7 @@ func TestReactiveFixedHGFS(t *testing.T) {
 // With ReactiveIsland, every candidate of island 0 in the checkpoint is in
 // hgfs's reactive core; without it, island 0 searches everything.
 func TestTuneReactiveIsland(t *testing.T) {
-	spec, err := policy.Lookup("hgfs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := tuner.NewPolicyProblem(spec, nil, sim.Cluster{}, sim.Options{}, nil, nil, ecoobj.Scores{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, p := hgfsProblem(t)
 	fixed := p.ReactiveFixed()
 	inCore := func(x []float64) bool {
 		for k, v := range fixed {
@@ -134,4 +120,19 @@ func TestTuneReactiveIsland(t *testing.T) {
 			t.Errorf("reactive island %v: island 0 all in the core: %v", on, all)
 		}
 	}
+}
+
+// hgfsProblem is hgfs's spec and its tuning problem with no trace: enough
+// to encode and decode candidates.
+func hgfsProblem(t *testing.T) (policy.Spec, *tuner.PolicyProblem) {
+	t.Helper()
+	spec, err := policy.Lookup("hgfs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := tuner.NewPolicyProblem(spec, nil, sim.Cluster{}, sim.Options{}, nil, nil, ecoobj.Scores{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec, p
 }
