@@ -233,22 +233,13 @@ func (p *hgfs) Name() string { return "hgfs" }
 func (p *hgfs) Decide(v *View, d *Decision) {
 	w := waitOf(v)
 	d.Wake = p.ruleWake(v, w)
-	need, limit, draining, holding := v.QueuedSlots, p.bootLimit(v), false, false
-	if p.drain < maxDrainLead && len(v.Queue) > 0 && p.drainMatters(v, w) {
-		start := p.headStart(v)
-		if draining = start-v.Now >= p.drain; draining {
-			var wake int64
-			need, wake = backfillSlots(v, start, freeSlots(v)+v.TotalSlots-v.PoweredSlots)
-			holding = start-v.Now < p.drain+p.gap
-			if !holding {
-				wake = earliest(wake, start-p.drain-p.gap+1)
-			}
-			d.Wake = earliest(d.Wake, earliest(wake, start-p.drain+1))
-		} else if v.Queue[0].Slots > freeSlots(v) {
-			limit = -1 // max_booting never holds the head back
-		}
+	dr := p.drainState(v, w)
+	d.Wake = earliest(d.Wake, dr.wake)
+	draining, holding, limit := dr.draining, dr.holding, p.bootLimit(v)
+	if dr.unlimited {
+		limit = -1 // max_booting never holds the head back
 	}
-	avail := freeSlots(v) - need
+	avail := freeSlots(v) - dr.need
 	boot, extra := max(0, -avail), 0
 	if !draining && p.r2(v, w) {
 		extra = 1
@@ -288,6 +279,35 @@ func (p *hgfs) Decide(v *View, d *Decision) {
 			}
 		}
 	}
+}
+
+// drainDecision is what the drain rule says at one decision.
+type drainDecision struct {
+	need      int   // queued slots the queue needs (all of them unless draining)
+	draining  bool  // the head cannot start for drain_lead: only backfill jobs need slots
+	holding   bool  // draining, but the head is less than drain_gap beyond the lead: idle nodes stay
+	unlimited bool  // the head is due and short of slots: boot for it beyond max_booting
+	wake      int64 // when that changes with time alone
+}
+
+// drainState applies the drain rule (see hgfs) to v.
+func (p *hgfs) drainState(v *View, w queueWait) drainDecision {
+	dr := drainDecision{need: v.QueuedSlots, wake: NoTime}
+	if p.drain >= maxDrainLead || len(v.Queue) == 0 || !p.drainMatters(v, w) {
+		return dr
+	}
+	start := p.headStart(v)
+	if start-v.Now < p.drain {
+		dr.unlimited = v.Queue[0].Slots > freeSlots(v)
+		return dr
+	}
+	dr.draining = true
+	dr.need, dr.wake = backfillSlots(v, start, freeSlots(v)+v.TotalSlots-v.PoweredSlots)
+	if dr.holding = start-v.Now < p.drain+p.gap; !dr.holding {
+		dr.wake = earliest(dr.wake, start-p.drain-p.gap+1)
+	}
+	dr.wake = earliest(dr.wake, start-p.drain+1)
+	return dr
 }
 
 // ruleWake is when R2 or R3 change with time alone (the mean wait
