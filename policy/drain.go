@@ -12,15 +12,6 @@ const maxDrainLead = 7 * 86400
 // the ESCS model.
 const defaultDrainGap = 1200
 
-// paramOr returns c's parameter name, or def when c has none (a
-// configuration saved before the parameter existed).
-func paramOr(c Config, name string, def float64) float64 {
-	if v, ok := c.Params[name]; ok {
-		return v
-	}
-	return def
-}
-
 // slotsAt is a number of slots expected free at a time: a running job's
 // estimated end.
 type slotsAt struct {

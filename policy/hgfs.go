@@ -182,7 +182,7 @@ func hgfsSpec() Spec {
 		}
 		return &hgfs{crisp: crispFrom(c), minIdle: int64(c.Params["min_idle"]),
 			maxBoot: int(c.Params["max_booting"]), spare: int(c.Params["spare"]),
-			drain: int64(paramOr(c, "drain_lead", maxDrainLead)), gap: int64(paramOr(c, "drain_gap", defaultDrainGap)),
+			drain: int64(c.Params["drain_lead"]), gap: int64(c.Params["drain_gap"]),
 			sys: compiled, hour: localHour{from: NoTime, to: NoTime}}, nil
 	})
 }

@@ -144,6 +144,9 @@ func (r *run) fix(island int, x []float64) bool {
 // conform replaces the members of island that do not keep its fixed
 // variables (migrants from other islands) by their projections, evaluated.
 func (r *run) conform(island int, ms []*member) ([]*member, error) {
+	if island >= len(r.settings.Fixed) {
+		return ms, nil // the island fixes nothing
+	}
 	var idx []int
 	var xs [][]float64
 	for j, m := range ms {
