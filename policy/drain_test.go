@@ -56,9 +56,7 @@ func TestHGFSDrain(t *testing.T) {
 			}
 			set := append([]string{"min_idle=600", "t_min=0", "t_max=86400"}, strings.Fields(tt.set)...)
 			d := decide(mustNew(t, "hgfs", set...), v)
-			if !slices.Equal(d.PowerOn, tt.wantOn) || !slices.Equal(offIDs(d), tt.wantOff) || d.Wake != tt.wantWake {
-				t.Errorf("on %v off %v wake %d; want on %v off %v wake %d", d.PowerOn, offIDs(d), d.Wake, tt.wantOn, tt.wantOff, tt.wantWake)
-			}
+			checkDecision(t, d, tt.wantOn, tt.wantOff, tt.wantWake)
 		})
 	}
 }

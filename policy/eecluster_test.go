@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"slices"
 	"testing"
 )
 
@@ -75,9 +74,7 @@ func TestEECluster(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			v := twoGroups(mkView(1000, tt.nodes, tt.queue), tt.failed)
 			d := decide(mustNew(t, "eecluster", set...), v)
-			if !slices.Equal(d.PowerOn, tt.wantOn) || !slices.Equal(offIDs(d), tt.wantOff) || d.Wake != tt.wantWake {
-				t.Errorf("on %v off %v wake %d; want on %v off %v wake %d", d.PowerOn, offIDs(d), d.Wake, tt.wantOn, tt.wantOff, tt.wantWake)
-			}
+			checkDecision(t, d, tt.wantOn, tt.wantOff, tt.wantWake)
 		})
 	}
 }

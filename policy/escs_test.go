@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"slices"
 	"testing"
 )
 
@@ -79,9 +78,7 @@ func TestESCS(t *testing.T) {
 				v.Nodes[i].Name = names[i]
 			}
 			d := decide(mustNew(t, "escs", tt.set...), v)
-			if !slices.Equal(d.PowerOn, tt.wantOn) || !slices.Equal(offIDs(d), tt.wantOff) || d.Wake != tt.wantWake {
-				t.Errorf("on %v off %v wake %d; want on %v off %v wake %d", d.PowerOn, offIDs(d), d.Wake-now, tt.wantOn, tt.wantOff, tt.wantWake-now)
-			}
+			checkDecision(t, d, tt.wantOn, tt.wantOff, tt.wantWake)
 		})
 	}
 }

@@ -97,9 +97,7 @@ func TestHGFSTemplateDecisions(t *testing.T) {
 			v.HourlySlots[10] = tt.hourly
 			v.Recent = tt.recent
 			d := decide(mustNew(t, "hgfs", "min_idle=600"), v)
-			if !slices.Equal(d.PowerOn, tt.wantOn) || !slices.Equal(offIDs(d), tt.wantOff) || d.Wake != tt.wantWake {
-				t.Errorf("on %v off %v wake %d; want on %v off %v wake %d", d.PowerOn, offIDs(d), d.Wake, tt.wantOn, tt.wantOff, tt.wantWake)
-			}
+			checkDecision(t, d, tt.wantOn, tt.wantOff, tt.wantWake)
 		})
 	}
 }
@@ -130,9 +128,7 @@ func TestHGFSSpare(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := decide(mustNew(t, "hgfs", append([]string{"min_idle=600"}, strings.Fields(tt.set)...)...), mkView(now, tt.nodes, nil))
-			if !slices.Equal(d.PowerOn, tt.wantOn) || !slices.Equal(offIDs(d), tt.wantOff) || d.Wake != tt.wantWake {
-				t.Errorf("on %v off %v wake %d; want on %v off %v wake %d", d.PowerOn, offIDs(d), d.Wake, tt.wantOn, tt.wantOff, tt.wantWake)
-			}
+			checkDecision(t, d, tt.wantOn, tt.wantOff, tt.wantWake)
 		})
 	}
 }

@@ -74,9 +74,7 @@ func TestOracle(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := decide(clairvoyant(t, "oracle", jobs), mkView(tt.now, tt.nodes, nil))
-			if !slices.Equal(d.PowerOn, tt.wantOn) || !slices.Equal(offIDs(d), tt.wantOff) || d.Wake != tt.wantWake {
-				t.Errorf("on %v off %v wake %d; want on %v off %v wake %d", d.PowerOn, offIDs(d), d.Wake, tt.wantOn, tt.wantOff, tt.wantWake)
-			}
+			checkDecision(t, d, tt.wantOn, tt.wantOff, tt.wantWake)
 		})
 	}
 }

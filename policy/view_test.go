@@ -1,5 +1,10 @@
 package policy
 
+import (
+	"slices"
+	"testing"
+)
+
 // Helpers to build small hand-made Views for the tests.
 
 // node is one node of a hand-made View.
@@ -70,4 +75,13 @@ func mustNew(t interface{ Fatal(...any) }, name string, kv ...string) Policy {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// checkDecision fails t unless d boots wantOn and switches off wantOff, in
+// that order, and wakes at wantWake.
+func checkDecision(t *testing.T, d Decision, wantOn, wantOff []int, wantWake int64) {
+	t.Helper()
+	if !slices.Equal(d.PowerOn, wantOn) || !slices.Equal(offIDs(d), wantOff) || d.Wake != wantWake {
+		t.Errorf("on %v off %v wake %d; want on %v off %v wake %d", d.PowerOn, offIDs(d), d.Wake, wantOn, wantOff, wantWake)
+	}
 }
