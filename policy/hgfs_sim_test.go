@@ -10,9 +10,10 @@ import (
 )
 
 // hgfs generalises idle-timeout: each of its 12 reactive seeds replays
-// NASA-iPSC and SDSC-SP2 exactly as idle-timeout with the same timeout
-// and no spare nodes does, and so does each seed given spare nodes and a
-// boot limit, against idle-timeout with the same.
+// NASA-iPSC and SDSC-SP2 exactly as idle-timeout with the same timeout,
+// no spare nodes and the same boot limit does, and so does each seed
+// given spare nodes and another boot limit, against idle-timeout with the
+// same.
 func TestHGFSReactiveSeedsAreIdleTimeout(t *testing.T) {
 	spec, err := policy.Lookup("hgfs")
 	if err != nil {
