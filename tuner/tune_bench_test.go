@@ -18,8 +18,9 @@ import (
 // the SDSC-SP2 train split (70 % of the jobs, EASY backfilling) on 1 and 2
 // cores: workers=N runs N workers with GOMAXPROCS N, so that on one core
 // the garbage collector and the scheduling goroutines do not run beside
-// the worker for free. Each op evaluates a batch of 8 fresh random
-// candidates.
+// the worker for free. Each op evaluates a batch of 64 fresh random
+// candidates, as many as one generation of the default tune (2 islands of
+// 32, evolved side by side) hands the workers at once.
 func BenchmarkEvaluations(b *testing.B) {
 	path := filepath.Join("..", "..", "shared", "traces", "SDSC-SP2-1998-4.2-cln.swf.gz")
 	if _, err := os.Stat(path); err != nil {
@@ -45,7 +46,7 @@ func BenchmarkEvaluations(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	const batch = 8
+	const batch = 64
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(workers))
