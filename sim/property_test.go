@@ -485,6 +485,42 @@ func TestRunAllocates(t *testing.T) {
 		if a := testing.AllocsPerRun(5, func() { s.Run(p) }); a > 2 {
 			t.Errorf("%s on %d nodes: %v allocations per Run, want 2", tc.opt.Scheduler, tc.c.Nodes(), a)
 		}
+		var r Result
+		if err := s.RunInto(p, &r); err != nil {
+			t.Fatal(err)
+		}
+		if a := testing.AllocsPerRun(5, func() { s.RunInto(p, &r) }); a > 0 {
+			t.Errorf("%s on %d nodes: %v allocations per RunInto a used Result, want 0", tc.opt.Scheduler, tc.c.Nodes(), a)
+		}
+	}
+}
+
+// TestRunIntoOverwrites: a Result run into after another replay (other
+// policy, trace of other length, timeline or not) equals a fresh Run's.
+func TestRunIntoOverwrites(t *testing.T) {
+	c := propertyCluster()
+	var r Result
+	prev := "none"
+	for k, pc := range propertyCases() {
+		if pc.cluster != "mixed" {
+			continue
+		}
+		tr := randomTrace(pc.seed, 200+100*(k%3), c.Slots()) // shrinks and grows
+		s, err := New(tr, c, pc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := s.Run(pc.policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RunInto(pc.policy, &r); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(&r, want) {
+			t.Errorf("case %d (%s, %d jobs) run into the Result of %s differs from a fresh Run", k, pc.policy.Name(), len(want.Jobs), prev)
+		}
+		prev = fmt.Sprintf("case %d", k)
 	}
 }
 

@@ -256,20 +256,38 @@ func (s *Simulator) allocState() {
 // Run replays the trace under p and returns what happened. The Result is
 // the caller's (it is not reused by the next Run).
 func (s *Simulator) Run(p policy.Policy) (*Result, error) {
+	r := new(Result)
+	if err := s.RunInto(p, r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// RunInto is Run writing into r, which it overwrites whole; it reuses the
+// backing array of r.Jobs when that is large enough, so a caller that
+// replays policy after policy and keeps only what it computes from each
+// Result allocates nothing per replay. After an error r holds no result.
+func (s *Simulator) RunInto(p policy.Policy, r *Result) error {
 	if cv, ok := p.(policy.Clairvoyant); ok {
 		if err := s.makeFuture(); err != nil {
-			return nil, err
+			return err
 		}
 		cv.SetFuture(s.future)
 	}
-	r := &Result{Jobs: make([]JobRecord, len(s.jobs)), Nodes: len(s.nodeSlots), Slots: s.totalSlots}
+	jobs := r.Jobs[:0]
+	if cap(jobs) < len(s.jobs) {
+		jobs = make([]JobRecord, len(s.jobs))
+	} else {
+		jobs = jobs[:len(s.jobs)] // each record is written whole at its job's submission
+	}
+	*r = Result{Jobs: jobs, Nodes: len(s.nodeSlots), Slots: s.totalSlots}
 	if s.opt.Timeline {
 		r.Timeline = &Timeline{NodeNames: append([]string(nil), s.names...)}
 	}
 	if err := s.replay(p, r); err != nil {
-		return nil, fmt.Errorf("sim: policy %s: %w", p.Name(), err)
+		return fmt.Errorf("sim: policy %s: %w", p.Name(), err)
 	}
-	return r, nil
+	return nil
 }
 
 // Run is New followed by one Run.

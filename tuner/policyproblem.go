@@ -251,12 +251,13 @@ func (p *PolicyProblem) NewEvaluator() (Evaluator, error) {
 type policyEvaluator struct {
 	p      *PolicyProblem
 	sim    *sim.Simulator
+	res    sim.Result        // reused across evaluations (sim.RunInto)
 	scorer objectives.Scorer // reuses its sort buffer across evaluations
 }
 
 // Evaluate implements Evaluator.
 func (e *policyEvaluator) Evaluate(x, f []float64) (float64, error) {
-	sc, err := e.p.score(e.sim, &e.scorer, e.p.Config(x))
+	sc, err := e.score(e.p.Config(x))
 	if err != nil {
 		return 0, err
 	}
@@ -281,17 +282,16 @@ func (p *PolicyProblem) violation(sc objectives.Scores, bounds []float64) (float
 	return cv, nil
 }
 
-// score replays c on s and scores the run with sc.
-func (p *PolicyProblem) score(s *sim.Simulator, scorer *objectives.Scorer, c policy.Config) (objectives.Scores, error) {
-	pol, err := policy.New(c)
+// score replays c and scores the run.
+func (e *policyEvaluator) score(c policy.Config) (objectives.Scores, error) {
+	pol, err := e.p.Spec.New(c) // not policy.New: no lookup building every Spec
 	if err != nil {
 		return objectives.Scores{}, err
 	}
-	r, err := s.Run(pol)
-	if err != nil {
+	if err := e.sim.RunInto(pol, &e.res); err != nil {
 		return objectives.Scores{}, err
 	}
-	sc := scorer.Compute(r)
+	sc := e.scorer.Compute(&e.res)
 	if math.IsNaN(sc.QoSP90) {
 		return sc, fmt.Errorf("qos_p90 is NaN")
 	}
