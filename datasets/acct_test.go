@@ -9,20 +9,22 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ecotune/ecotune/internal/testtrace"
 )
 
-// acctTraces is the shared traces directory, relative to this package.
-var acctTraces = filepath.Join("..", "..", "shared", "traces")
+// acctTraces is the shared traces directory (../shared/traces), failing
+// or skipping the test as testtrace does when it is missing.
+func acctTraces(t testing.TB) string {
+	t.Helper()
+	return filepath.Dir(testtrace.Trace(t, "SOURCES.md"))
+}
 
-// acctSample returns the path of a file under the traces directory,
-// skipping the test when it is missing.
+// acctSample returns the path of a file under the traces directory; a
+// missing file fails the test under CI=true and skips it otherwise.
 func acctSample(t testing.TB, rel string) string {
 	t.Helper()
-	p := filepath.Join(acctTraces, filepath.FromSlash(rel))
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("trace %s not available: %v", rel, err)
-	}
-	return p
+	return testtrace.Trace(t, rel)
 }
 
 // acctOpen opens a file, decompressing .gz.

@@ -16,30 +16,6 @@ func BenchmarkSWF(b *testing.B) {
 	benchmarkSWF(b, func() io.Reader { return bytes.NewReader(data) }, int64(len(data)))
 }
 
-// BenchmarkSWF10M parses a 10-million-job synthetic SWF log from a file
-// (written once, about 650 MB). Set ECOTUNE_LONG=1 to run it.
-func BenchmarkSWF10M(b *testing.B) {
-	if os.Getenv("ECOTUNE_LONG") == "" {
-		b.Skip("set ECOTUNE_LONG=1 for the 10-million-job benchmark")
-	}
-	path := filepath.Join(b.TempDir(), "10m.swf")
-	if _, err := WriteSynth(path, SynthOptions{Jobs: 10_000_000, Nodes: 1024, Seed: 1}, false); err != nil {
-		b.Fatal(err)
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	benchmarkSWF(b, func() io.Reader {
-		f, err := os.Open(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { f.Close() })
-		return f
-	}, st.Size())
-}
-
 func benchmarkSWF(b *testing.B, open func() io.Reader, size int64) {
 	b.SetBytes(size)
 	b.ReportAllocs()

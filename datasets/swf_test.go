@@ -8,17 +8,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ecotune/ecotune/internal/testtrace"
 )
 
-// tracePath returns the path of a file under shared/traces, skipping the
-// test when it is missing.
+// tracePath returns the path of a file under ../shared/traces; a missing
+// file fails the test under CI=true and skips it otherwise (testtrace).
 func tracePath(t testing.TB, name string) string {
 	t.Helper()
-	p := filepath.Join("..", "..", "shared", "traces", name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("trace %s not available: %v", name, err)
-	}
-	return p
+	return testtrace.Trace(t, name)
 }
 
 // Every SWF log of shared/traces imports; the jobs kept plus the jobs

@@ -1,7 +1,6 @@
 package policy_test
 
 import (
-	"os"
 	"slices"
 	"testing"
 
@@ -16,10 +15,10 @@ import (
 var exercisedTraces = map[string]bool{"NASA-iPSC-1993-3.1-cln.swf.gz": true, "SDSC-SP2-1998-4.2-cln.swf.gz": true}
 
 // dominanceTraces are the shared traces the oracle property is checked on:
-// two by default, every shared SWF trace with ECOTUNE_LONG set.
+// two by default, every shared SWF trace with -tags long.
 func dominanceTraces() []string {
 	names := []string{"NASA-iPSC-1993-3.1-cln.swf.gz", "SDSC-SP2-1998-4.2-cln.swf.gz"}
-	if os.Getenv("ECOTUNE_LONG") != "" {
+	if long {
 		names = append(names, "OSC-Clust-2000-3.1-cln.swf.gz", "LANL-CM5-1994-4.1-cln.swf.gz",
 			"SDSC-Par-1996-3.1-cln.swf.gz", "SDSC-BLUE-2000-4.2-cln.swf.gz", "Sandia-Ross-2001-1.1-cln.swf.gz",
 			"LLNL-Atlas-2006-2.1-cln.swf.gz", "SDSC-DS-2004-2.1-cln.swf.gz", "CEA-Curie-2011-2.1-cln.swf.gz",

@@ -1,7 +1,6 @@
 package policy_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/ecotune/ecotune/policy"
@@ -10,10 +9,10 @@ import (
 
 // The oracle keeps every job's always-on start (so its QoS equals
 // always-on's) on real traces replayed by the simulator: NASA-iPSC always,
-// every shared trace with ECOTUNE_LONG set.
+// every shared trace with -tags long.
 func TestOracleKeepsAlwaysOnStarts(t *testing.T) {
 	traces := []string{"NASA-iPSC-1993-3.1-cln.swf.gz"}
-	if os.Getenv("ECOTUNE_LONG") != "" {
+	if long {
 		traces = append(traces, "SDSC-SP2-1998-4.2-cln.swf.gz", "OSC-Clust-2000-3.1-cln.swf.gz", "LANL-CM5-1994-4.1-cln.swf.gz",
 			"SDSC-Par-1996-3.1-cln.swf.gz", "SDSC-BLUE-2000-4.2-cln.swf.gz", "Sandia-Ross-2001-1.1-cln.swf.gz",
 			"LLNL-Atlas-2006-2.1-cln.swf.gz", "SDSC-DS-2004-2.1-cln.swf.gz")

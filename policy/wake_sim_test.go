@@ -2,7 +2,6 @@ package policy_test
 
 import (
 	"maps"
-	"os"
 	"reflect"
 	"testing"
 
@@ -35,10 +34,10 @@ type everyTickPlacer struct {
 // Every policy's run on a real trace is the same whether the simulator
 // skips ticks before the policy's Wake or consults it at every tick:
 // the Wakes are honest. The first 3000 jobs of NASA-iPSC by default, the
-// whole trace with ECOTUNE_LONG.
+// whole trace with -tags long.
 func TestWakeHonestInSimulator(t *testing.T) {
 	tr, c := openShared(t, "NASA-iPSC-1993-3.1-cln.swf.gz")
-	if os.Getenv("ECOTUNE_LONG") == "" {
+	if !long {
 		tr.Jobs = tr.Jobs[:3000]
 	}
 	c.Groups[0].Model.Freqs = []policy.FreqLevel{{Name: "2.4GHz", SlotW: 80, Speed: 1}, {Name: "1.6GHz", SlotW: 45, Speed: 0.67}}

@@ -3,8 +3,6 @@ package reports
 import (
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -195,12 +193,10 @@ func ExampleParseSweep() {
 	// Output: idle_timeout [600 1500 2400 3300]
 }
 
+// nasaTrace is the NASA iPSC/860 trace, the embedded default.
 func nasaTrace(t testing.TB) *datasets.Trace {
-	path := filepath.Join("..", "..", "shared", "traces", "NASA-iPSC-1993-3.1-cln.swf.gz")
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("NASA-iPSC trace missing:", err)
-	}
-	tr, err := datasets.Open(path, datasets.ReadOptions{})
+	t.Helper()
+	tr, err := datasets.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,23 +2,19 @@ package sim_test
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/internal/testtrace"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
 )
 
-// openTrace reads a trace of /work/shared/traces, skipping when absent.
+// openTrace reads a trace of ../shared/traces; a missing file fails the
+// test under CI=true and skips it otherwise (testtrace).
 func openTrace(t testing.TB, name string) *datasets.Trace {
 	t.Helper()
-	path := filepath.Join("..", "..", "shared", "traces", name)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("trace %s not available: %v", path, err)
-	}
-	tr, err := datasets.Open(path, datasets.ReadOptions{})
+	tr, err := datasets.Open(testtrace.Trace(t, name), datasets.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,3 +1,5 @@
+//go:build long
+
 package tuner_test
 
 import (
@@ -10,12 +12,13 @@ import (
 	"testing"
 
 	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/internal/testtrace"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
 )
 
-// TestCompareBaselines is the comparison, gated behind
-// ECOTUNE_LONG: on NASA-iPSC and SDSC-SP2 (70/30 chronological, EASY),
+// TestCompareBaselines is the comparison, built only with the
+// long tag (go test -tags long -run CompareBaselines -v ./tuner/): on NASA-iPSC and SDSC-SP2 (70/30 chronological, EASY),
 // tune hgfs and each baseline with the same evaluation budget
 // (ECOTUNE_BUDGET, default 600 distinct evaluations, population 16 × 2
 // islands), then compare the test-split hypervolume (box: always-on and
@@ -33,9 +36,6 @@ import (
 // existing run there is replaced). It asserts nothing about who wins:
 // the figures are reported as measured.
 func TestCompareBaselines(t *testing.T) {
-	if os.Getenv("ECOTUNE_LONG") == "" {
-		t.Skip("long comparison: set ECOTUNE_LONG=1")
-	}
 	budget := 600
 	if s := os.Getenv("ECOTUNE_BUDGET"); s != "" {
 		var err error
@@ -84,10 +84,9 @@ func TestCompareBaselines(t *testing.T) {
 		if only := os.Getenv("ECOTUNE_TRACES"); only != "" && !strings.Contains(only, tc.file[:4]) {
 			continue
 		}
-		path := filepath.Join("..", "..", "shared", "traces", tc.file)
-		tr, err := datasets.Open(path, datasets.ReadOptions{})
+		tr, err := datasets.Open(testtrace.Trace(t, tc.file), datasets.ReadOptions{})
 		if err != nil {
-			t.Skip(err)
+			t.Fatal(err)
 		}
 		preset, err := tuner.ParsePreset(tc.preset)
 		if err != nil {

@@ -21,14 +21,11 @@ import (
 	"github.com/ecotune/ecotune/tuner"
 )
 
-// nasaJobs is the first n jobs of the NASA iPSC/860 trace.
+// nasaJobs is the first n jobs of the NASA iPSC/860 trace (the embedded
+// default).
 func nasaJobs(t *testing.T, n int) *datasets.Trace {
 	t.Helper()
-	path := filepath.Join("..", "..", "shared", "traces", "NASA-iPSC-1993-3.1-cln.swf.gz")
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("NASA-iPSC trace not found:", err)
-	}
-	tr, err := datasets.Open(path, datasets.ReadOptions{})
+	tr, err := datasets.Default()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -226,7 +226,7 @@ func (r *simRecorder) Decide(v *policy.View, d *policy.Decision) {
 // inside a simulation of NASA-iPSC (hgfs with a modified rule base, escs
 // with a per-group threshold, idle-timeout).
 func TestDecideMatchesSimulator(t *testing.T) {
-	tr, err := datasets.Open(testTrace(t, "NASA-iPSC-1993-3.1-cln.swf.gz"), datasets.ReadOptions{})
+	tr, err := datasets.Default() // NASA-iPSC
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,21 +7,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ecotune/ecotune/internal/testtrace"
 	"github.com/ecotune/ecotune/sim"
 )
 
+// testTrace returns the path of ../shared/traces/name; a missing file
+// fails the test under CI=true and skips it otherwise (testtrace).
 func testTrace(t *testing.T, name string) string {
 	t.Helper()
-	path := filepath.Join("..", "..", "..", "shared", "traces", name)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("trace %s not available", path)
-	}
-	return path
+	return testtrace.Trace(t, name)
 }
 
+// The simulate tests replay the embedded default trace (NASA-iPSC): no
+// --trace flag.
 func TestSimulateJSON(t *testing.T) {
-	trace := testTrace(t, "NASA-iPSC-1993-3.1-cln.swf.gz")
-	out, err := runApp(t, "simulate", "--trace", trace, "--policy", "always-on", "--json")
+	out, err := runApp(t, "simulate", "--policy", "always-on", "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,6 @@ func TestSimulateJSON(t *testing.T) {
 }
 
 func TestSimulateErrors(t *testing.T) {
-	trace := testTrace(t, "NASA-iPSC-1993-3.1-cln.swf.gz")
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -51,7 +50,7 @@ func TestSimulateErrors(t *testing.T) {
 		{[]string{"--nodes", "64"}, "needs 128 slots, cluster has 64"},
 		{[]string{"--model", "nope"}, "unknown model"},
 	} {
-		_, err := runApp(t, append([]string{"simulate", "--trace", trace}, tc.args...)...)
+		_, err := runApp(t, append([]string{"simulate"}, tc.args...)...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: error %v, want %q", tc.args, err, tc.want)
 		}
@@ -59,11 +58,10 @@ func TestSimulateErrors(t *testing.T) {
 }
 
 func TestSimulateTimeline(t *testing.T) {
-	trace := testTrace(t, "NASA-iPSC-1993-3.1-cln.swf.gz")
 	dir := t.TempDir()
 	for _, name := range []string{"tl.csv", "tl.parquet"} {
 		path := filepath.Join(dir, name)
-		args := []string{"simulate", "--trace", trace, "--policy", "idle-timeout", "--nodes", "128", "--timeline", path, "--json"}
+		args := []string{"simulate", "--policy", "idle-timeout", "--nodes", "128", "--timeline", path, "--json"}
 		if _, err := runApp(t, args...); err != nil {
 			t.Fatal(err)
 		}
