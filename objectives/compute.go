@@ -1,10 +1,6 @@
 package objectives
 
-import (
-	"fmt"
-
-	"github.com/ecotune/ecotune/sim"
-)
+import "github.com/ecotune/ecotune/sim"
 
 // SlowdownThreshold is the run time, in seconds, below which bounded
 // slowdown counts a job as running that long: max(1, (wait+run) / max(run, 10)).
@@ -120,41 +116,15 @@ func maxOf(x []float64) float64 {
 	return m
 }
 
-// Get returns the score called name (see names.go).
+// Get returns the score called name (see All), or the job count for
+// "jobs".
 func (s Scores) Get(name string) (float64, error) {
-	switch name {
-	case QoSP90:
-		return s.QoSP90, nil
-	case OffNodeSeconds:
-		return float64(s.OffNodeSeconds), nil
-	case Reconfigurations:
-		return float64(s.Reconfigurations), nil
-	case EnergyKWh:
-		return s.EnergyKWh, nil
-	case MeanWait:
-		return s.MeanWait, nil
-	case MedianWait:
-		return s.MedianWait, nil
-	case MaxWait:
-		return float64(s.MaxWait), nil
-	case BoundedSlowdown:
-		return s.BoundedSlowdown, nil
-	case Makespan:
-		return float64(s.Makespan), nil
-	case PeakPowered:
-		return float64(s.PeakPowered), nil
-	case Boots:
-		return float64(s.Boots), nil
-	case Shutdowns:
-		return float64(s.Shutdowns), nil
-	case "jobs":
+	if name == "jobs" {
 		return float64(s.Jobs), nil
 	}
-	return 0, fmt.Errorf("objectives: unknown score %q (known: %v)", name, Names())
-}
-
-// Names lists every score Get knows, in the order of names.go.
-func Names() []string {
-	return []string{QoSP90, OffNodeSeconds, Reconfigurations, EnergyKWh, MeanWait, MedianWait,
-		MaxWait, BoundedSlowdown, Makespan, PeakPowered, Boots, Shutdowns}
+	o, err := Lookup(name)
+	if err != nil {
+		return 0, err
+	}
+	return o.get(&s), nil
 }

@@ -21,3 +21,16 @@ func ExampleCompute() {
 	fmt.Printf("qos_p90 %.2f, mean wait %.1f s, energy %.1f kWh, makespan %d s\n", s.QoSP90, s.MeanWait, s.EnergyKWh, s.Makespan)
 	// Output: qos_p90 2.00, mean wait 83.3 s, energy 1.5 kWh, makespan 400 s
 }
+
+func ExampleLookup() {
+	o, err := objectives.Lookup(objectives.OffNodeSeconds)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(o.AxisLabel())
+	fmt.Println(o.Display(36000), o.DisplayUnit)
+	// Output:
+	// nodes off (node-hours) — higher is better
+	// 10 node-hours
+}

@@ -1,6 +1,7 @@
 package objectives
 
-// Names of the scores, as flags, JSON keys and columns spell them.
+// Names of the scores, as flags, JSON keys and columns spell them. The
+// table in table.go describes each.
 const (
 	QoSP90           = "qos_p90"
 	OffNodeSeconds   = "off_node_seconds"

@@ -1,7 +1,7 @@
 package objectives
 
 // Scores are every figure one replay is judged by. JSON keys are the
-// names in names.go.
+// table's names (All; a test holds the tags to it) and "jobs".
 type Scores struct {
 	Jobs             int     `json:"jobs"`
 	QoSP90           float64 `json:"qos_p90"`
