@@ -94,14 +94,15 @@ func violation(op string, value, bound float64) float64 {
 }
 
 // ParseObjectives reads a comma-separated list of score names. A name may
-// be prefixed "max:" or "min:"; without one, off_node_seconds is maximised
-// and every other score (waits, energy, reconfigurations, …) minimised.
+// be prefixed "max:" or "min:"; without one, it goes the table's way
+// (objectives.All): off_node_seconds is maximised and every other score
+// (waits, energy, reconfigurations, …) minimised.
 func ParseObjectives(s string) ([]Objective, error) {
 	var objs []Objective
 	seen := map[string]bool{}
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
-		o := Objective{Name: part, Maximize: part == objectives.OffNodeSeconds}
+		o := Objective{Name: part, Maximize: objectives.Maximized(part)}
 		if rest, ok := strings.CutPrefix(part, "max:"); ok {
 			o = Objective{Name: rest, Maximize: true}
 		} else if rest, ok := strings.CutPrefix(part, "min:"); ok {

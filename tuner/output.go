@@ -13,13 +13,9 @@ import (
 	"github.com/parquet-go/parquet-go"
 )
 
-// ScoreNames are the scores the flat front files carry, per split.
-var ScoreNames = []string{
-	objectives.QoSP90, objectives.OffNodeSeconds, objectives.Reconfigurations,
-	objectives.EnergyKWh, objectives.MeanWait, objectives.MedianWait, objectives.MaxWait,
-	objectives.BoundedSlowdown, objectives.Makespan, objectives.PeakPowered,
-	objectives.Boots, objectives.Shutdowns,
-}
+// ScoreNames are the scores the flat front files carry, per split: every
+// objective of the table, in its order.
+var ScoreNames = objectives.Names()
 
 // writeRun writes front.json, front.csv, front.parquet and run.json into
 // dir, each atomically.

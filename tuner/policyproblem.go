@@ -17,9 +17,9 @@ import (
 // maximise node-off seconds, minimise reconfigurations.
 func DefaultObjectives() []Objective {
 	return []Objective{
-		{Name: objectives.QoSP90},
-		{Name: objectives.OffNodeSeconds, Maximize: true},
-		{Name: objectives.Reconfigurations},
+		{Name: objectives.QoSP90, Maximize: objectives.Maximized(objectives.QoSP90)},
+		{Name: objectives.OffNodeSeconds, Maximize: objectives.Maximized(objectives.OffNodeSeconds)},
+		{Name: objectives.Reconfigurations, Maximize: objectives.Maximized(objectives.Reconfigurations)},
 	}
 }
 

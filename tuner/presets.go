@@ -22,8 +22,8 @@ type Preset struct {
 
 // mostOffFewestReconfigs is the order of EECluster's bounded presets.
 var mostOffFewestReconfigs = []Objective{
-	{Name: objectives.OffNodeSeconds, Maximize: true},
-	{Name: objectives.Reconfigurations},
+	{Name: objectives.OffNodeSeconds, Maximize: objectives.Maximized(objectives.OffNodeSeconds)},
+	{Name: objectives.Reconfigurations, Maximize: objectives.Maximized(objectives.Reconfigurations)},
 }
 
 // DefaultPresets are EECluster's: qos0 (best QoS, then most off-seconds,
@@ -35,7 +35,7 @@ func DefaultPresets() []Preset {
 		return Preset{Name: name, Constraint: &Constraint{Name: objectives.QoSP90, Op: "<=", Bound: b}, Order: mostOffFewestReconfigs}
 	}
 	return []Preset{
-		{Name: "qos0", Order: append([]Objective{{Name: objectives.QoSP90}}, mostOffFewestReconfigs...)},
+		{Name: "qos0", Order: append([]Objective{{Name: objectives.QoSP90, Maximize: objectives.Maximized(objectives.QoSP90)}}, mostOffFewestReconfigs...)},
 		bounded("qos0.1", 0.1),
 		bounded("qos0.5", 0.5),
 		{Name: "knee", Knee: true},

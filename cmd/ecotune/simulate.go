@@ -42,7 +42,7 @@ func simulateCommand() *cli.Command {
 		Name:        "simulate",
 		Usage:       "one replay of a trace under a policy, and its scores",
 		UsageText:   "ecotune simulate --trace T --policy NAME [--set k=v ...] [--cluster FILE | --nodes N --slots-per-node S] [--model escs] [--scheduler fcfs|easy] [--period 60] [--timeline FILE] [--json]",
-		Description: simulateHelp,
+		Description: simulateHelp + "\n\nScores (objectives.All: name, better, unit, meaning):\n" + objectives.Help(),
 		Flags: append(traceFlags(),
 			&cli.StringFlag{Name: "policy", Aliases: []string{"p"}, Value: "always-on", Usage: "policy name (see `ecotune policies`)"},
 			&cli.StringSliceFlag{Name: "set", Usage: "policy parameter `name=value` (repeatable)"},
@@ -141,18 +141,16 @@ func (r simulateReport) writeText(c *cli.Context) error {
 	row("policy", "%s %v", r.Policy, r.Params)
 	row("cluster", "%d nodes, %d slots, %s, period %d s", r.Nodes, r.Slots, r.Scheduler, r.PeriodS)
 	row("jobs", "%d", s.Jobs)
-	row(objectives.QoSP90, "%.4f", s.QoSP90)
-	row(objectives.OffNodeSeconds, "%d", s.OffNodeSeconds)
-	row(objectives.Reconfigurations, "%d", s.Reconfigurations)
-	row(objectives.EnergyKWh, "%.3f", s.EnergyKWh)
-	row(objectives.MeanWait, "%.1f", s.MeanWait)
-	row(objectives.MedianWait, "%.1f", s.MedianWait)
-	row(objectives.MaxWait, "%d", s.MaxWait)
-	row(objectives.BoundedSlowdown, "%.3f", s.BoundedSlowdown)
-	row(objectives.Makespan, "%d (%dd %02dh %02dm %02ds)", s.Makespan, s.Makespan/86400, s.Makespan%86400/3600, s.Makespan%3600/60, s.Makespan%60)
-	row(objectives.PeakPowered, "%d", s.PeakPowered)
-	row(objectives.Boots, "%d (%d failed)", s.Boots, r.BootFailures)
-	row(objectives.Shutdowns, "%d", s.Shutdowns)
+	for _, o := range objectives.All() {
+		v := o.Text(o.Of(s))
+		switch o.Name {
+		case objectives.Makespan:
+			v += fmt.Sprintf(" (%dd %02dh %02dm %02ds)", s.Makespan/86400, s.Makespan%86400/3600, s.Makespan%3600/60, s.Makespan%60)
+		case objectives.Boots:
+			v += fmt.Sprintf(" (%d failed)", r.BootFailures)
+		}
+		row(o.Name, "%s", v)
+	}
 	row("ignored_commands", "%d", r.IgnoredCommands)
 	row("sim_seconds", "%.3f", r.SimSeconds)
 	return w.Flush()

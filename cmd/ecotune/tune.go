@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/reports"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
@@ -74,7 +75,7 @@ func tuneCommand() *cli.Command {
 		Name:        "tune",
 		Usage:       "NSGA-II / genetic-fuzzy search, holdout, front",
 		UsageText:   "ecotune tune [--trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--train 0.7 | --windows K] [--scheduler easy|fcfs] [--cluster FILE] [-o DIR] [--resume] [--force] [--json]",
-		Description: tuneHelp,
+		Description: tuneHelp + "\n\nScores (objectives.All: name, default direction, unit, meaning):\n" + objectives.Help(),
 		Flags: append(traceFlags(),
 			&cli.StringFlag{Name: "policy", Aliases: []string{"p"}, Value: "hgfs", Usage: "policy to tune (see `ecotune policies`)"},
 			&cli.IntFlag{Name: "generations", Aliases: []string{"g"}, Value: 150, Usage: "generations after the initial population"},
@@ -85,7 +86,7 @@ func tuneCommand() *cli.Command {
 			&cli.IntFlag{Name: "evaluations", Usage: "stop after the generation that reaches this many distinct evaluations (0: no limit)"},
 			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed"},
 			&cli.IntFlag{Name: "workers", Usage: "parallel simulations (default: GOMAXPROCS)"},
-			&cli.StringFlag{Name: "objectives", Value: "qos_p90,off_node_seconds,reconfigurations", Usage: "score names, comma-separated"},
+			&cli.StringFlag{Name: "objectives", Value: defaultObjectives(), Usage: "score names, comma-separated; min:NAME or max:NAME overrides the direction of the Scores list above: " + strings.Join(objectives.Names(), ", ")},
 			&cli.StringSliceFlag{Name: "constraint", Usage: "bound on a score: NAME<=B, NAME>=B, NAME<=always_on+D (repeatable)"},
 			&cli.StringSliceFlag{Name: "preset", Usage: "NAME=CONSTRAINT or knee, replacing the defaults (repeatable)"},
 			&cli.Float64Flag{Name: "train", Value: 0.7, Usage: "chronological train fraction of the jobs (1: no test split)"},
@@ -280,4 +281,14 @@ func traceName(c *cli.Context, tr *datasets.Trace) string {
 		name = "trace"
 	}
 	return name
+}
+
+// defaultObjectives is the --objectives default: tuner.DefaultObjectives'
+// names, comma-separated.
+func defaultObjectives() string {
+	var names []string
+	for _, o := range tuner.DefaultObjectives() {
+		names = append(names, o.Name)
+	}
+	return strings.Join(names, ",")
 }
