@@ -198,8 +198,8 @@ func runAll(tr *datasets.Trace, c sim.Cluster, entries []Entry, opt CompareOptio
 }
 
 // compareHeader names the columns of Markdown and CSV output.
-var compareHeader = []string{"policy", "boots+shutdowns", "energy_kwh", "minimal_kwh", "consumed_minimal_pct",
-	"saved_kwh", "saved_kwh_per_switch", "qos_p90", "mean_wait_s"}
+var compareHeader = []string{"policy", "boots+shutdowns", objectives.EnergyKWh, "minimal_kwh", "consumed_minimal_pct",
+	"saved_kwh", "saved_kwh_per_switch", objectives.QoSP90, objectives.MeanWait}
 
 func (r CompareRow) cells(f func(float64) string) []string {
 	return []string{r.Label, strconv.FormatInt(r.BootsShutdowns, 10), f(r.EnergyKWh), optional(r.MinimalKWh, f),

@@ -87,7 +87,7 @@ func frontFigure(r *Run, x, y tuner.Objective) (*Figure, error) {
 	}
 	return &Figure{
 		Name:        "front-" + x.Name + "-" + y.Name,
-		Title:       fmt.Sprintf("Pareto front: %s vs %s", y.Name, x.Name),
+		Title:       fmt.Sprintf("Pareto front: %s vs %s", heading(y.Name), heading(x.Name)),
 		Plots:       [][]*plot.Plot{row},
 		Width:       frontWidth,
 		Height:      frontHeight,
@@ -130,12 +130,26 @@ func hasTest(f *tuner.Front) bool {
 	return false
 }
 
-func axisLabel(o tuner.Objective) string {
-	if o.Maximize {
-		return o.Name + " (max)"
+// objective is the table's row for a run objective, in the direction the
+// run optimised it; a name the table lacks keeps its name as label.
+func objective(o tuner.Objective) objectives.Objective {
+	t, err := objectives.Lookup(o.Name)
+	if err != nil {
+		t = objectives.Objective{Name: o.Name, Label: o.Name, DisplayScale: 1}
 	}
-	return o.Name + " (min)"
+	t.Direction = objectives.Minimize
+	if o.Maximize {
+		t.Direction = objectives.Maximize
+	}
+	return t
 }
+
+// heading is the name of a score for people, with its display unit.
+func heading(name string) string { return objective(tuner.Objective{Name: name}).Heading() }
+
+// axisLabel names a front axis: the score, its display unit and which way
+// is better ("p90 wait ratio — lower is better").
+func axisLabel(o tuner.Objective) string { return objective(o).AxisLabel() }
 
 func frontPanel(r *Run, x, y tuner.Objective, s split) (*plot.Plot, error) {
 	p := newPlot(fmt.Sprintf("%s front, %s split", r.Front.Policy, s.name), axisLabel(x), axisLabel(y))
@@ -181,8 +195,8 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
-// point returns the (x, y) scores of sc, false when sc is nil or a value
-// is not finite.
+// point returns the (x, y) scores of sc in their display units
+// (node-hours, hours, kWh), false when sc is nil or a value is not finite.
 func point(sc *objectives.Scores, x, y string) (plotter.XY, bool) {
 	if sc == nil {
 		return plotter.XY{}, false
@@ -192,6 +206,8 @@ func point(sc *objectives.Scores, x, y string) (plotter.XY, bool) {
 	if errx != nil || erry != nil || !finite(xv) || !finite(yv) {
 		return plotter.XY{}, false
 	}
+	xv = objective(tuner.Objective{Name: x}).Display(xv)
+	yv = objective(tuner.Objective{Name: y}).Display(yv)
 	return plotter.XY{X: xv, Y: yv}, true
 }
 

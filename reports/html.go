@@ -26,7 +26,7 @@ table { border-collapse: collapse; margin: 1em 0; font-size: 0.85em; }
 caption { text-align: left; font-weight: bold; padding: 0.3em 0; }
 th, td { border: 1px solid #bbb; padding: 0.25em 0.5em; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
-table#rules td, table#run td, table#replay td { text-align: left; }
+table#rules td, table#run td, table#replay td, table#objectives td { text-align: left; }
 thead th { background: #eee; }
 td.INFEASIBLE { color: #b00; font-weight: bold; }
 figure { margin: 1em 0; } figure img { width: 100%; max-width: 72em; height: auto; border: 1px solid #eee; }

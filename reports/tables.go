@@ -24,27 +24,44 @@ func full(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // objectiveNames returns the names of the run's objectives.
 func (rep *Report) objectiveNames() []string { return rep.Run.objectiveNames() }
 
-// scoreCells formats the named scores of sc ("" for every one when sc is
-// nil).
-func scoreCells(sc *objectives.Scores, names []string, f func(float64) string) []string {
-	cells := make([]string, len(names))
+// scoreCols are the score columns of a table. For programs (human false)
+// a column is named SPLIT_NAME and holds the score in its own unit; for
+// people it is headed "SPLIT HEADING" and holds the score in its display
+// unit (node-hours, hours, kWh), both from the table of objectives.
+type scoreCols struct {
+	names []string
+	human bool
+}
+
+// header names the columns of one split ("train", "test").
+func (c scoreCols) header(split string) []string {
+	out := make([]string, len(c.names))
+	for i, n := range c.names {
+		out[i] = split + "_" + n
+		if o, err := objectives.Lookup(n); err == nil && c.human {
+			out[i] = split + " " + o.Heading()
+		}
+	}
+	return out
+}
+
+// cells formats the scores of sc ("" for every one when sc is nil).
+func (c scoreCols) cells(sc *objectives.Scores, f func(float64) string) []string {
+	cells := make([]string, len(c.names))
 	if sc == nil {
 		return cells
 	}
-	for i, n := range names {
-		if v, err := sc.Get(n); err == nil {
-			cells[i] = f(v)
+	for i, n := range c.names {
+		v, err := sc.Get(n)
+		if err != nil {
+			continue
 		}
+		if o, err := objectives.Lookup(n); err == nil && c.human {
+			v = o.Display(v)
+		}
+		cells[i] = f(v)
 	}
 	return cells
-}
-
-func prefixed(prefix string, names []string) []string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = prefix + n
-	}
-	return out
 }
 
 // holdoutTable is the holdout report: each preset's objectives on the
@@ -57,16 +74,16 @@ func (rep *Report) holdoutTable(machine bool) table {
 	if machine {
 		f, feasible = full, strconv.FormatBool
 	}
-	names := rep.objectiveNames()
+	cols := scoreCols{rep.objectiveNames(), !machine}
 	header := []string{"preset", "bound", "relative", "resolved_bound", "feasible", "row"}
-	header = append(header, prefixed("train_", names)...)
-	header = append(header, prefixed("test_", names)...)
+	header = append(header, cols.header("train")...)
+	header = append(header, cols.header("test")...)
 	header = append(header, "energy_split", "energy_kwh", "saved_kwh", "saved_pct", "above_oracle_kwh")
 	t := table{ID: "holdout", Caption: "Holdout: presets on the training and the test split", Header: header}
 	for _, h := range rep.Holdout {
 		row := []string{h.Preset, f(h.Bound), strconv.FormatBool(h.Relative), f(h.Resolved), feasible(h.Feasible), strconv.Itoa(h.Row)}
-		row = append(row, scoreCells(&h.Train, names, f)...)
-		row = append(row, scoreCells(h.Test, names, f)...)
+		row = append(row, cols.cells(&h.Train, f)...)
+		row = append(row, cols.cells(h.Test, f)...)
 		row = append(row, h.EnergySplit, f(h.KWh), optional(h.SavedKWh, f), optional(h.SavedPct, f), optional(h.AboveOracleKWh, f))
 		t.Rows = append(t.Rows, row)
 	}
@@ -91,15 +108,15 @@ func feasibleText(ok bool) string {
 // referencesTable lists the fixed policies evaluated on the same splits.
 func (rep *Report) referencesTable() table {
 	names := append(rep.objectiveNames(), objectives.EnergyKWh)
-	names = slices.Compact(names)
-	header := append([]string{"reference", "policy"}, prefixed("train_", names)...)
-	header = append(header, prefixed("test_", names)...)
+	cols := scoreCols{slices.Compact(names), true}
+	header := append([]string{"reference", "policy"}, cols.header("train")...)
+	header = append(header, cols.header("test")...)
 	t := table{ID: "references", Caption: "References evaluated on the same splits", Header: header}
 	refs := rep.Run.Meta.References
 	for _, k := range sortedKeys(refs) {
 		ref := refs[k]
-		row := append([]string{k, ref.Config.Name}, scoreCells(&ref.Train, names, num)...)
-		t.Rows = append(t.Rows, append(row, scoreCells(ref.Test, names, num)...))
+		row := append([]string{k, ref.Config.Name}, cols.cells(&ref.Train, num)...)
+		t.Rows = append(t.Rows, append(row, cols.cells(ref.Test, num)...))
 	}
 	return t
 }
@@ -108,18 +125,18 @@ func (rep *Report) referencesTable() table {
 // objectives.
 func (rep *Report) frontTable() table {
 	fr := rep.Run.Front
-	names := rep.objectiveNames()
+	cols := scoreCols{rep.objectiveNames(), true}
 	header := append([]string{"row", "rank", "presets"}, fr.ParamNames...)
-	header = append(header, prefixed("train_", names)...)
-	header = append(header, prefixed("test_", names)...)
+	header = append(header, cols.header("train")...)
+	header = append(header, cols.header("test")...)
 	t := table{ID: "front", Caption: fmt.Sprintf("Front of %s: %d solutions", fr.Policy, len(fr.Solutions)), Header: header}
 	for i, s := range fr.Solutions {
 		row := []string{strconv.Itoa(i), strconv.Itoa(s.Rank), strings.Join(s.Presets, " ")}
 		for _, p := range fr.ParamNames {
 			row = append(row, num(s.Config.Params[p]))
 		}
-		row = append(row, scoreCells(&s.Train, names, num)...)
-		t.Rows = append(t.Rows, append(row, scoreCells(s.Test, names, num)...))
+		row = append(row, cols.cells(&s.Train, num)...)
+		t.Rows = append(t.Rows, append(row, cols.cells(s.Test, num)...))
 	}
 	return t
 }
@@ -171,19 +188,21 @@ func (rep *Report) runTable() table {
 func (rep *Report) replayTable() table {
 	r := rep.Replay
 	sc := objectives.Compute(r)
-	return table{ID: "replay", Caption: "Re-simulation of the picked solution on the " + rep.replaySplit(), Header: []string{"", ""},
-		Rows: [][]string{
-			{"span", utc(r.TIni) + " to " + utc(r.TEnd)},
-			{"jobs", strconv.Itoa(len(r.Jobs))},
-			{objectives.QoSP90, num(sc.QoSP90)},
-			{objectives.OffNodeSeconds, strconv.FormatInt(r.OffNodeSeconds, 10)},
-			{objectives.Reconfigurations, strconv.FormatInt(r.Reconfigurations, 10)},
-			{objectives.EnergyKWh, num(sc.EnergyKWh)},
-			{"boots", strconv.FormatInt(r.Boots, 10)},
-			{"shutdowns", strconv.FormatInt(r.Shutdowns, 10)},
-			{"node-state window", utc(rep.From) + " to " + utc(rep.To)},
-			{"reproduces the run's scores", rep.reproduces(sc)},
-		}}
+	rows := [][]string{
+		{"span", utc(r.TIni) + " to " + utc(r.TEnd)},
+		{"jobs", strconv.Itoa(len(r.Jobs))},
+	}
+	for _, n := range []string{objectives.QoSP90, objectives.OffNodeSeconds, objectives.Reconfigurations, objectives.EnergyKWh, objectives.Boots, objectives.Shutdowns} {
+		o, err := objectives.Lookup(n)
+		if err != nil {
+			continue // not reached: the names are the table's own
+		}
+		rows = append(rows, []string{o.Heading(), num(o.Display(o.Of(sc)))})
+	}
+	rows = append(rows,
+		[]string{"node-state window", utc(rep.From) + " to " + utc(rep.To)},
+		[]string{"reproduces the run's scores", rep.reproduces(sc)})
+	return table{ID: "replay", Caption: "Re-simulation of the picked solution on the " + rep.replaySplit(), Header: []string{"", ""}, Rows: rows}
 }
 
 // reproduces says whether the replay's scores are the run's scores of the
@@ -203,11 +222,11 @@ func (rep *Report) reproduces(sc objectives.Scores) string {
 	return "yes"
 }
 
-// detailTables are the tables after the figures: the run, the
-// references, the picked solution (and its learned rules) and the whole
-// front.
+// detailTables are the tables after the figures: the objectives, the
+// run, the references, the picked solution (and its learned rules) and
+// the whole front.
 func (rep *Report) detailTables() []table {
-	ts := []table{rep.runTable(), rep.referencesTable(), rep.solutionTable()}
+	ts := []table{rep.objectivesTable(), rep.runTable(), rep.referencesTable(), rep.solutionTable()}
 	if rep.Solution.Config.Fuzzy != nil {
 		ts = append(ts, rep.rulesTable())
 	}
@@ -226,6 +245,35 @@ func (rep *Report) rulesTable() table {
 		t.Rows = append(t.Rows, []string{strconv.Itoa(i), fz.RuleText(r)})
 	}
 	t.Caption = fmt.Sprintf("Learned rules of the picked solution: %d active of %d", len(t.Rows), len(fz.Rules))
+	return t
+}
+
+// objectivesTable explains the scores the tables show: the run's
+// objectives (in the direction the run optimised them) and energy, each
+// with its heading, which way is better, its unit in run.json and the
+// front files, and what it measures (from the table of objectives).
+func (rep *Report) objectivesTable() table {
+	t := table{ID: "objectives", Caption: "Objectives", Header: []string{"objective", "shown as", "better", "unit in the run files", "meaning"}}
+	add := func(name string, d objectives.Direction) {
+		o, err := objectives.Lookup(name)
+		if err != nil {
+			t.Rows = append(t.Rows, []string{name, name, d.Better(), "", ""})
+			return
+		}
+		t.Rows = append(t.Rows, []string{o.Name, o.Heading(), d.Better(), o.Unit, o.Description})
+	}
+	energy := false
+	for _, o := range rep.Run.Front.Objectives {
+		d := objectives.Minimize
+		if o.Maximize {
+			d = objectives.Maximize
+		}
+		add(o.Name, d)
+		energy = energy || o.Name == objectives.EnergyKWh
+	}
+	if !energy {
+		add(objectives.EnergyKWh, objectives.Minimize)
+	}
 	return t
 }
 
