@@ -2,13 +2,12 @@ package tuner
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
 
 	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/internal/testtrace"
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
@@ -22,11 +21,7 @@ import (
 // candidates, as many as one generation of the default tune (2 islands of
 // 32, evolved side by side) hands the workers at once.
 func BenchmarkEvaluations(b *testing.B) {
-	path := filepath.Join("..", "..", "shared", "traces", "SDSC-SP2-1998-4.2-cln.swf.gz")
-	if _, err := os.Stat(path); err != nil {
-		b.Skip("SDSC-SP2 trace not found:", err)
-	}
-	tr, err := datasets.Open(path, datasets.ReadOptions{})
+	tr, err := datasets.Open(testtrace.Trace(b, "SDSC-SP2-1998-4.2-cln.swf.gz"), datasets.ReadOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
