@@ -172,7 +172,7 @@ func ParseNodeState(base string, flags []string) NodeState {
 		if ok {
 			s.Base, haveBase = b, true
 		} else {
-			s.Unknown = append(s.Unknown, base)
+			s.Unknown = append(s.Unknown, strings.ToUpper(base))
 		}
 	}
 	for _, name := range flags {
@@ -188,7 +188,7 @@ func ParseNodeState(base string, flags []string) NodeState {
 			s.Base, haveBase = b, true
 			continue
 		}
-		s.Unknown = append(s.Unknown, name)
+		s.Unknown = append(s.Unknown, strings.ToUpper(name))
 	}
 	if !haveBase && len(s.Unknown) == 0 {
 		s.Unknown = append(s.Unknown, "(no base state)")
