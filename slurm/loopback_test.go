@@ -162,4 +162,3 @@ func jobByID(jobs []slurm.Job, id int64) slurm.Job {
 }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
-
