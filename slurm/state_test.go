@@ -77,6 +77,9 @@ func TestParseNodeStateNames(t *testing.T) {
 	if st := ParseScontrolState("DOWN*+POWERED_DOWN"); st.Base != BaseDown || !st.Flags.Has(FlagNotResponding|FlagPoweredDown) {
 		t.Errorf("DOWN*+POWERED_DOWN: %+v", st)
 	}
+	if st := ParseScontrolState("IDLE+PERFCTRS"); st.Flags != FlagNet || st.Power() != PowerIdle {
+		t.Errorf("IDLE+PERFCTRS: %+v", st)
+	}
 	if st := ParseNodeState("", nil); st.Power() != PowerUnavailable || len(st.Unknown) == 0 {
 		t.Errorf("no state at all: %+v", st)
 	}

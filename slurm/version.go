@@ -60,7 +60,9 @@ func (v Version) AtLeast(major, minor int) bool {
 	return v.Major > major || v.Major == major && v.Minor >= minor
 }
 
-// HasJSON reports whether sinfo and squeue accept --json (21.08 and later).
+// HasJSON reports whether sinfo and squeue accept --json: 21.08 and later
+// (SchedMD/slurm 2f0423e8e1, "sinfo - Add --yaml and --json output", first
+// tagged slurm-21-08-0-0rc2).
 func (v Version) HasJSON() bool { return v.AtLeast(21, 8) }
 
 // HasPowerCommand reports whether scontrol has the `power down [asap] NODES`
