@@ -59,8 +59,10 @@
 #   marks the node down at ResumeTimeout: it waits for a boot. And the boot
 #   must come visibly after the request: a slurmd started within ~1 s of the
 #   power_up reports a boot time (now - uptime, whole seconds) not after the
-#   request, slurmctld ignores the registration and the node goes down at
-#   ResumeTimeout (seen on a loaded machine). The ResumeProgram waits 2 s.
+#   request, slurmctld ignores the registration (22.05 node_mgr.c
+#   waiting_for_node_boot(): boot_time < boot_req_time, "Still waiting for
+#   boot", a debug message) and the node goes down at ResumeTimeout (seen on
+#   a loaded machine). The ResumeProgram waits 2 s before starting slurmd.
 # - Power saving acts about every 10 s; idle -> idle~ takes ~20 s with
 #   SuspendTime=10. SuspendTime=INFINITE switches power saving off entirely
 #   and every `scontrol update state=power_down|power_up` is then refused.
