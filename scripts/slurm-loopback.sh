@@ -87,6 +87,10 @@
 #   and Reason= hold spaces; SLURM_TIME_FORMAT=%s makes times Unix seconds.
 # - squeue --json's time_limit is minutes; a job without a limit shows null
 #   or 525600 (365 days), squeue's text UNLIMITED or 365-00:00:00 likewise.
+# - state=power_down_asap on a busy node drains it: draining! (allocated +
+#   DRAIN + POWER_DOWN, reason POWER_DOWN_ASAP) while the job runs, drained!
+#   (idle + DRAIN + POWER_DOWN) when it ends, then idle% and idle~ (DRAIN
+#   cleared, the reason kept) ~10 s later.
 # - A job sent to powered-down nodes: alloc~ (allocated+POWERED_DOWN), then
 #   alloc# while they boot, the job CONFIGURING until ~30 s after they are
 #   back. The ResumeProgram gets all nodes of a job in one hostlist.

@@ -28,8 +28,27 @@ type Node struct {
 	LastBusy        time.Time
 }
 
-// Power classifies the node's state for power management.
-func (n Node) Power() PowerClass { return n.State.Power() }
+// ReasonPowerDownASAP is the reason Slurm 22.05 gives a node it drains for
+// `state=power_down_asap`.
+const ReasonPowerDownASAP = "POWER_DOWN_ASAP"
+
+// Power classifies the node for power management: its state's class
+// (NodeState.Power), except that a node Slurm drains only to power it down
+// once its jobs end is PowerDownRequested, not unavailable. Slurm 22.05
+// carries out `state=power_down_asap` as DRAIN + POWER_DOWN with reason
+// POWER_DOWN_ASAP (measured: draining! = allocated+DRAIN+POWER_DOWN while
+// the job runs, then drained! = idle+DRAIN+POWER_DOWN, idle%, idle~); a
+// node an administrator drained keeps its own reason and stays unavailable.
+func (n Node) Power() PowerClass {
+	c := n.State.Power()
+	s := n.State
+	if c == PowerUnavailable && n.Reason == ReasonPowerDownASAP && len(s.Unknown) == 0 &&
+		s.Flags.Has(FlagDrain|FlagPowerDown) && s.Flags&(unavailableFlags&^FlagDrain|FlagNotResponding) == 0 &&
+		(s.Base == BaseIdle || s.Base == BaseAllocated || s.Base == BaseMixed) {
+		return PowerDownRequested
+	}
+	return c
+}
 
 // Job is one job as squeue --json (or squeue's text) reports it.
 type Job struct {

@@ -243,8 +243,12 @@ func FuzzParseNodesJSON(f *testing.F) {
 			}
 			_ = n.Power().String()
 			// The classification is a function of the printed state.
-			if again := ParseScontrolState(n.State.String()); again.Power() != n.Power() {
-				t.Fatalf("%s: %v is %v, re-read %v", n.Name, n.State, n.Power(), again.Power())
+			if again := ParseScontrolState(n.State.String()); again.Power() != n.State.Power() {
+				t.Fatalf("%s: %v is %v, re-read %v", n.Name, n.State, n.State.Power(), again.Power())
+			}
+			// Only a power_down_asap drain moves a node out of unavailable.
+			if c := n.Power(); c != n.State.Power() && (c != PowerDownRequested || n.Reason != ReasonPowerDownASAP) {
+				t.Fatalf("%s: node class %v, state class %v", n.Name, c, n.State.Power())
 			}
 		}
 	})
