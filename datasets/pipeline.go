@@ -195,7 +195,32 @@ func mergeMetas(ms []Meta) Meta {
 		out.Skipped = addCounts(out.Skipped, m.Skipped)
 		out.Adjusted = addCounts(out.Adjusted, m.Adjusted)
 	}
+	if len(ms) > 1 {
+		mergeMetaLayouts(&out, ms)
+	}
 	return out
+}
+
+// mergeMetaLayouts gives out the union of the logs' node layouts (each
+// host with the most slots a log shows), or none, with a note, unless
+// every log has one.
+func mergeMetaLayouts(out *Meta, ms []Meta) {
+	ls := make([][]LayoutGroup, len(ms))
+	some := false
+	for i, m := range ms {
+		ls[i] = m.Layout
+		some = some || len(m.Layout) > 0
+	}
+	if !some {
+		return
+	}
+	merged, err := mergeLayouts(ls)
+	if err != nil || merged == nil {
+		out.Layout = nil
+		out.Notes = append(out.Notes, "node layout dropped: not every log names the hosts its jobs ran on")
+		return
+	}
+	setLayout(out, merged)
 }
 
 // normalizedMeta makes a reader's metadata canonical: sizes ≤ 0 are Unknown
