@@ -56,6 +56,9 @@ func (h *hostNames) name(i int) []byte {
 // expand replaces h's names by those of list.
 func (h *hostNames) expand(list []byte) error {
 	h.buf, h.ends = h.buf[:0], h.ends[:0]
+	if len(list) == 0 {
+		return fmt.Errorf("empty host list: %w", errHostList)
+	}
 	for len(list) > 0 {
 		end, depth := 0, 0
 		for ; end < len(list); end++ {
@@ -114,9 +117,9 @@ func (h *hostNames) item(item, prefix []byte) ([]byte, error) {
 	base := len(prefix)
 	ranges := item[open+1 : closing]
 	rest := item[closing+1:]
-	for len(ranges) > 0 {
+	for more := true; more; {
 		var part []byte
-		part, ranges, _ = bytes.Cut(ranges, []byte{','})
+		part, ranges, more = bytes.Cut(ranges, []byte{','})
 		lo, hi, isRange := bytes.Cut(part, []byte{'-'})
 		if !isRange {
 			hi = lo
