@@ -107,8 +107,8 @@ func (o *layoutObserver) observe(name []byte, job, procs, start, end int64) {
 		return
 	}
 	if slices.ContainsFunc(h.recent, func(s layoutSpan) bool {
-			return s.job == job && s.start == start && s.end == end && s.procs == procs
-		}) {
+		return s.job == job && s.start == start && s.end == end && s.procs == procs
+	}) {
 		return
 	}
 	load := procs
