@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -92,5 +93,46 @@ func TestMarshalClusterRoundTrip(t *testing.T) {
 	}
 	if _, err := sim.MarshalCluster(sim.Cluster{}, false, "", nil); err == nil {
 		t.Error("an empty cluster was written")
+	}
+}
+
+// TestREADMEClusterExamples reads every YAML example of the README's
+// "Cluster files" section: each must be a valid cluster file.
+func TestREADMEClusterExamples(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "### Cluster files")
+	if !ok {
+		t.Fatal("README.md has no \"### Cluster files\" section")
+	}
+	section, _, _ = strings.Cut(section, "\n### ")
+	blocks := strings.Split(section, "```yaml\n")[1:]
+	if len(blocks) < 4 {
+		t.Fatalf("%d YAML examples, want one per power model (4)", len(blocks))
+	}
+	for i, b := range blocks {
+		text, _, _ := strings.Cut(b, "```")
+		c, err := sim.ParseCluster([]byte(text))
+		if err != nil {
+			t.Errorf("example %d: %v\n%s", i+1, err, text)
+			continue
+		}
+		m := c.Groups[0].Model
+		switch i {
+		case 1:
+			if len(m.SleepLevels) != 2 {
+				t.Errorf("example %d: %d sleep levels", i+1, len(m.SleepLevels))
+			}
+		case 2:
+			if len(m.Freqs) != 3 {
+				t.Errorf("example %d: %d frequency levels", i+1, len(m.Freqs))
+			}
+		case 3:
+			if c.Groups[0].GFLOPS == 0 || c.Groups[1].GFLOPS == 0 {
+				t.Errorf("example %d: no GFLOPS", i+1)
+			}
+		}
 	}
 }
