@@ -198,6 +198,28 @@ func setLayout(m *Meta, l []LayoutGroup) {
 	m.ProcsPerNode = m.Procs / m.Nodes
 }
 
+// ValidateLayout checks a layout: every group has at least one node of
+// at least one slot, its hosts are a host list of Count names, and no host
+// is in two groups. The error names the group and field.
+func ValidateLayout(l []LayoutGroup) error {
+	for i, g := range l {
+		if g.Slots < 1 {
+			return fmt.Errorf("layout[%d].slots: %d must be at least 1", i, g.Slots)
+		}
+		if g.Count < 1 {
+			return fmt.Errorf("layout[%d].count: %d must be at least 1", i, g.Count)
+		}
+	}
+	slots, err := layoutSlots(l)
+	if err != nil {
+		return err
+	}
+	if n := LayoutNodes(l); len(slots) != n {
+		return fmt.Errorf("layout: %d distinct hosts for %d nodes: a host is in two groups", len(slots), n)
+	}
+	return nil
+}
+
 // layoutSlots returns the slots of each host of a layout.
 func layoutSlots(l []LayoutGroup) (map[string]int, error) {
 	slots := map[string]int{}
@@ -207,7 +229,7 @@ func layoutSlots(l []LayoutGroup) (map[string]int, error) {
 			return nil, fmt.Errorf("layout[%d].hosts: %w", i, err)
 		}
 		if len(names) != g.Count {
-			return nil, fmt.Errorf("layout[%d]: %d hosts for count %d", i, len(names), g.Count)
+			return nil, fmt.Errorf("layout[%d].hosts: %d hosts for count %d", i, len(names), g.Count)
 		}
 		for _, n := range names {
 			slots[n] = max(slots[n], g.Slots)

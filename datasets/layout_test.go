@@ -377,3 +377,32 @@ func FuzzHostList(f *testing.F) {
 		}
 	})
 }
+
+func TestValidateLayout(t *testing.T) {
+	for _, c := range []struct {
+		layout []LayoutGroup
+		want   string // "" valid
+	}{
+		{nil, ""},
+		{[]LayoutGroup{{Slots: 32, Count: 4, Hosts: "n[1-4]"}}, ""},
+		{[]LayoutGroup{{Slots: 0, Count: 4, Hosts: "n[1-4]"}}, "layout[0].slots"},
+		{[]LayoutGroup{{Slots: 2, Count: 0, Hosts: ""}}, "layout[0].count"},
+		{[]LayoutGroup{{Slots: 2, Count: 3, Hosts: "n[1-4]"}}, "layout[0].hosts: 4 hosts for count 3"},
+		{[]LayoutGroup{{Slots: 2, Count: 1, Hosts: "n["}}, "layout[0].hosts"},
+		{[]LayoutGroup{{Slots: 2, Count: 2, Hosts: "n[1-2]"}, {Slots: 4, Count: 1, Hosts: "n2"}}, "a host is in two groups"},
+	} {
+		err := ValidateLayout(c.layout)
+		if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%+v: error %v, want %q", c.layout, err, c.want)
+		}
+	}
+	// A trace file whose metadata has a bad layout is an error naming it.
+	tr := &Trace{Meta: Meta{Name: "x", Layout: []LayoutGroup{{Slots: 0, Count: 1, Hosts: "a"}}}, Jobs: []Job{{ID: 1, Run: 1, Procs: 1}}}
+	var buf bytes.Buffer
+	if err := WriteParquet(&buf, tr); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadParquet(bytes.NewReader(buf.Bytes()), int64(buf.Len())); err == nil || !strings.Contains(err.Error(), "layout[0].slots") {
+		t.Errorf("bad layout read: %v", err)
+	}
+}
