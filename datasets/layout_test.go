@@ -406,3 +406,25 @@ func TestValidateLayout(t *testing.T) {
 		t.Errorf("bad layout read: %v", err)
 	}
 }
+
+// TestPreLayoutTrace reads a trace written before layouts existed
+// (testdata/pre-layout-slurm.parquet: slurm_sim_tools_sacct_simple.log
+// imported by commit 4156cee): no layout, the machine as it was then (32
+// processors, the largest job; nodes unknown). The same log read now has
+// its layout.
+func TestPreLayoutTrace(t *testing.T) {
+	tr, err := ReadParquetFile(filepath.Join("testdata", "pre-layout-slurm.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Meta.Layout != nil || tr.Meta.Nodes != Unknown || tr.Meta.Procs != 32 || len(tr.Jobs) != 4 {
+		t.Errorf("old trace: layout %v, %d nodes, %d procs, %d jobs", tr.Meta.Layout, tr.Meta.Nodes, tr.Meta.Procs, len(tr.Jobs))
+	}
+	_, meta, err := acctReadFile(t, "slurm", "samples/slurm/slurm_sim_tools_sacct_simple.log", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(meta.Layout) == 0 {
+		t.Error("the log read now has no layout")
+	}
+}
