@@ -16,6 +16,7 @@ package datasets
 // SGE parallel job is counted on its master host (the hostname field).
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"slices"
@@ -66,12 +67,16 @@ type layoutHost struct {
 // A layoutObserver collects the hosts of a log and their slots.
 type layoutObserver struct {
 	hosts      map[string]*layoutHost
-	unreadable int64 // host lists that could not be read
+	unreadable int64 // host lists and names that could not be read
 	dropped    int64 // hosts beyond layoutMaxHosts
 	names      hostNames
 }
 
 func (o *layoutObserver) host(name []byte) *layoutHost {
+	if len(bytes.TrimSpace(name)) == 0 || bytes.ContainsAny(name, ",[]") {
+		o.unreadable++ // not a name a host list can hold
+		return nil
+	}
 	if o.hosts == nil {
 		o.hosts = map[string]*layoutHost{}
 	}
@@ -157,7 +162,7 @@ func (o *layoutObserver) observeList(list []byte, job, procs, start, end int64) 
 // (nothing when none was seen), with notes on what was left out.
 func (o *layoutObserver) fill(m *Meta) {
 	if o.unreadable > 0 {
-		m.Notes = append(m.Notes, fmt.Sprintf("node layout: %d node lists could not be read and were left out", o.unreadable))
+		m.Notes = append(m.Notes, fmt.Sprintf("node layout: %d unreadable node lists or host names left out", o.unreadable))
 	}
 	if o.dropped > 0 {
 		m.Notes = append(m.Notes, fmt.Sprintf("node layout: more than %d hosts, %d observations of further hosts left out", layoutMaxHosts, o.dropped))
