@@ -176,7 +176,7 @@ func mergeMetas(ms []Meta) Meta {
 		if m.Format != out.Format {
 			out.Format = "mixed"
 		}
-		if m.Nodes != out.Nodes || m.Procs != out.Procs {
+		if (m.Nodes != out.Nodes || m.Procs != out.Procs) && (len(m.Layout) == 0 || len(out.Layout) == 0) {
 			out.Notes = append(out.Notes, fmt.Sprintf("logs disagree on machine size (%d nodes, %d procs vs %d, %d): the larger is kept", out.Nodes, out.Procs, m.Nodes, m.Procs))
 			out.Nodes, out.Procs = max(out.Nodes, m.Nodes), max(out.Procs, m.Procs)
 			out.ProcsPerNode = max(out.ProcsPerNode, m.ProcsPerNode)
@@ -221,6 +221,7 @@ func mergeMetaLayouts(out *Meta, ms []Meta) {
 		return
 	}
 	setLayout(out, merged)
+	out.Notes = append(out.Notes, fmt.Sprintf("node layout: the hosts of %d logs, each with the most slots a log shows", len(ms)))
 }
 
 // normalizedMeta makes a reader's metadata canonical: sizes ≤ 0 are Unknown

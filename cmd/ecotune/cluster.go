@@ -24,8 +24,8 @@ gets the power model --model (default escs: standby 2 W, idle 150 W,
 10.79 Wh) written out as numbers; the YAML names each group's hosts in a
 comment.
 
-TRACE is a Parquet trace or any raw log, given as --from or as the
-argument. -o FILE writes FILE (YAML, or JSON when it ends in .json)
+TRACE is a Parquet trace or any raw log, given as --from (or --trace) or
+as the argument. -o FILE writes FILE (YAML, or JSON when it ends in .json)
 atomically, replacing it only with --force; without -o the file is
 printed (YAML, or JSON with --json).
 
@@ -41,9 +41,9 @@ func clusterCommand() *cli.Command {
 		UsageText:   "ecotune cluster --from TRACE [-o cluster.yaml|cluster.json] [--model escs] [--json] [--force]",
 		Description: clusterHelp,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "from", Usage: "the trace: Parquet or any supported raw log"},
+			&cli.StringFlag{Name: "from", Aliases: []string{"trace", "t"}, Usage: "the trace: Parquet or any supported raw log"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the cluster file to write, .yaml/.yml or .json (default: print)"},
-			&cli.StringFlag{Name: "model", Value: "escs", Usage: "built-in power model of every group (" + strings.Join(sim.ModelNames(), ", ") + ")"},
+			&cli.StringFlag{Name: "model", Value: "escs", Usage: "built-in power model of every group, one of: " + strings.Join(sim.ModelNames(), ", ")},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON instead of YAML (without -o)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing output"},
 			&cli.StringFlag{Name: "format", Usage: "force the raw log format (swf, gwf, slurm, pbs, sge, uge, lsf, oar, argonne)"},
