@@ -133,6 +133,9 @@ func parquetMeta(f *parquet.File) (Meta, error) {
 	if err := json.Unmarshal([]byte(js), &m); err != nil {
 		return Meta{}, fmt.Errorf("parquet: metadata: %w", err)
 	}
+	if err := ValidateLayout(m.Layout); err != nil {
+		return Meta{}, fmt.Errorf("parquet: metadata: %w", err)
+	}
 	return m, nil
 }
 
