@@ -4,7 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -40,10 +40,10 @@ func writeRun(dir string, meta *RunMeta, f *Front) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(filepath.Join(dir, FrontCSV), func(file *os.File) error { return writeCSV(file, cols, rows) }); err != nil {
+	if err := writeAtomic(filepath.Join(dir, FrontCSV), func(file io.Writer) error { return writeCSV(file, cols, rows) }); err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(dir, FrontParquet), func(file *os.File) error { return writeParquet(file, cols, rows) })
+	return writeAtomic(filepath.Join(dir, FrontParquet), func(file io.Writer) error { return writeParquet(file, cols, rows) })
 }
 
 // Column is one column of the flat front.
@@ -95,7 +95,7 @@ func FlatFront(f *Front) ([]Column, [][]any, error) {
 	return cols, rows, nil
 }
 
-func writeCSV(file *os.File, cols []Column, rows [][]any) error {
+func writeCSV(file io.Writer, cols []Column, rows [][]any) error {
 	w := csv.NewWriter(file)
 	head := make([]string, len(cols))
 	for i, c := range cols {
@@ -124,7 +124,7 @@ func writeCSV(file *os.File, cols []Column, rows [][]any) error {
 	return w.Error()
 }
 
-func writeParquet(file *os.File, cols []Column, rows [][]any) error {
+func writeParquet(file io.Writer, cols []Column, rows [][]any) error {
 	group := parquet.Group{}
 	for _, c := range cols {
 		switch c.Kind {

@@ -397,7 +397,7 @@ func writeSummary(dir string, s *WindowsSummary) error {
 	if err := writeFileAtomic(filepath.Join(dir, WindowsJSON), append(b, '\n')); err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(dir, WindowsCSV), func(f *os.File) error {
+	return writeAtomic(filepath.Join(dir, WindowsCSV), func(f io.Writer) error {
 		w := csv.NewWriter(f)
 		if err := w.WriteAll(s.Table()); err != nil {
 			return err
