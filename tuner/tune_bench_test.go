@@ -1,6 +1,7 @@
 package tuner
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -66,7 +67,7 @@ func BenchmarkEvaluations(b *testing.B) {
 						xs[i][k] = randomValue(v, rng)
 					}
 				}
-				if _, err := pl.evaluate(xs); err != nil {
+				if _, err := pl.evaluate(context.Background(), xs); err != nil {
 					b.Fatal(err)
 				}
 			}
