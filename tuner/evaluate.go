@@ -17,6 +17,7 @@ import (
 type pool struct {
 	sense []bool // sense[k]: objective k is maximised
 	ws    *workers
+	own   bool // ws is the pool's own, closed with it
 	evs   []Evaluator
 
 	mu    sync.Mutex
@@ -37,7 +38,9 @@ type entry struct {
 // cancellation left undone.
 var errInterrupted = errors.New("tuner: interrupted")
 
-func newPool(p Problem, workers int) (*pool, error) {
+// newPool makes a pool of workers evaluators on shared, or on workers of
+// its own when shared is nil or of another size.
+func newPool(p Problem, workers int, shared *workers) (*pool, error) {
 	objs := p.Objectives()
 	pl := &pool{
 		sense: make([]bool, len(objs)),
@@ -54,7 +57,11 @@ func newPool(p Problem, workers int) (*pool, error) {
 		}
 		pl.evs[i] = ev
 	}
-	pl.ws = newWorkers(workers)
+	if shared != nil && shared.n == workers {
+		pl.ws = shared
+	} else {
+		pl.ws, pl.own = newWorkers(workers), true
+	}
 	return pl, nil
 }
 
@@ -69,8 +76,12 @@ func (pl *pool) work(w int, e *entry) {
 	close(e.done)
 }
 
-// close stops the workers.
-func (pl *pool) close() { pl.ws.close() }
+// close stops the workers, unless they are shared (Tune's Scorer's).
+func (pl *pool) close() {
+	if pl.own {
+		pl.ws.close()
+	}
+}
 
 // evaluate returns the members for candidates xs, evaluating the ones not
 // seen before in parallel. Once ctx is cancelled no more evaluations

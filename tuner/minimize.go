@@ -40,7 +40,7 @@ func Minimize(ctx context.Context, p Problem, s Settings) (*Result, error) {
 	if err := s.validate(len(vars)); err != nil {
 		return nil, err
 	}
-	pl, err := newPool(p, s.Workers)
+	pl, err := newPool(p, s.Workers, s.workers) // Tune's Scorer's workers: one pool for the whole run
 	if err != nil {
 		return nil, err
 	}

@@ -44,6 +44,8 @@ type Settings struct {
 	// recorders) it makes the checkpoint's fingerprint, and a resume whose
 	// fields differ is refused, naming them.
 	Fingerprint rundir.Fingerprint
+
+	workers *workers // Tune shares its Scorer's pool with the search
 }
 
 func (s Settings) withDefaults() Settings {

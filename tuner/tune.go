@@ -116,6 +116,7 @@ func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
 		s.Fixed = []map[int]float64{fixed} // island 0 searches the reactive core
 	}
 	s.Fingerprint = o.fingerprint()
+	s.workers = scorer.pool
 	ckw := &CheckpointWriter{Dir: t.Dir}
 	defer ckw.Close()
 	s.Recorders = append(slices.Clip(s.Recorders), ckw)

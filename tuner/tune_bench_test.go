@@ -51,7 +51,7 @@ func BenchmarkEvaluations(b *testing.B) {
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(workers))
-			pl, err := newPool(prob, workers)
+			pl, err := newPool(prob, workers, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
