@@ -19,7 +19,9 @@ import (
 // simulator per trace, so one config can be scored on several traces or
 // windows (robust evaluation) in one call. Results come back in task
 // order and do not depend on the number of workers or on GOMAXPROCS.
-// A Scorer is safe for concurrent use; Close stops its workers.
+// A Scorer is safe for concurrent use; Close stops its workers. Each
+// worker keeps the simulator of every trace it has replayed (keyed by the
+// *datasets.Trace, which must not change afterwards) until Close.
 type Scorer struct {
 	cluster sim.Cluster
 	opt     sim.Options
