@@ -425,6 +425,9 @@ func acctNewLineReader(r io.Reader, format, file string, opt ReadOptions) acctLi
 
 func (a *acctLineReader) Meta() Meta { return a.meta }
 
+// recordLine is the line of the record last read (one line a record).
+func (a *acctLineReader) recordLine() int { return a.lines.line }
+
 // nextLine returns the next line that is neither blank nor a comment, as
 // read (not trimmed). At the end it returns io.EOF, on a read error the
 // error wrapped with the file name; from then on it returns that error
