@@ -245,3 +245,18 @@ func TestCheckJobsAndMachine(t *testing.T) {
 		}
 	}
 }
+
+// TestSynthLimits: a synthetic workload beyond the limits is refused
+// before anything is generated or allocated.
+func TestSynthLimits(t *testing.T) {
+	for _, opt := range []SynthOptions{{Jobs: MaxJobs + 1, Nodes: 128}, {Jobs: 10, Nodes: MaxNodes + 1}, {Jobs: -1, Nodes: 128}, {Jobs: 10, Nodes: 0}} {
+		start := time.Now()
+		if _, err := SynthTrace(opt); err == nil || time.Since(start) > time.Second {
+			t.Errorf("%+v: %v after %v, want refused at once", opt, err, time.Since(start))
+		}
+	}
+	tr, err := SynthTrace(SynthOptions{Jobs: 10, Nodes: MaxNodes, Seed: 1})
+	if err != nil || len(tr.Jobs) != 10 || CheckJobs(tr.Jobs) != nil {
+		t.Errorf("at MaxNodes: %v", err)
+	}
+}

@@ -103,11 +103,11 @@ type Synth struct {
 // NewSynth returns a generator of opt.Jobs jobs for a machine of opt.Nodes
 // nodes, starting at Unix time 0 (a midnight).
 func NewSynth(opt SynthOptions) (*Synth, error) {
-	if opt.Jobs < 0 {
-		return nil, fmt.Errorf("synth: %d jobs", opt.Jobs)
+	if opt.Jobs < 0 || opt.Jobs > MaxJobs {
+		return nil, fmt.Errorf("synth: %d jobs: want 0..%d (MaxJobs)", opt.Jobs, MaxJobs)
 	}
-	if opt.Nodes < 1 || opt.Nodes > math.MaxInt32 {
-		return nil, fmt.Errorf("synth: %d nodes, want at least 1", opt.Nodes)
+	if opt.Nodes < 1 || opt.Nodes > MaxNodes {
+		return nil, fmt.Errorf("synth: %d nodes: want 1..%d (MaxNodes)", opt.Nodes, MaxNodes)
 	}
 	s := &Synth{opt: opt, rng: rand.New(rand.NewPCG(opt.Seed, 0x6c75626c696e3939)), maxN: int32(opt.Nodes)}
 	shift := math.Log2(float64(opt.Nodes)) - lublinRefLog2Nodes
@@ -234,6 +234,9 @@ func (s *Synth) Next() (Job, error) {
 			t = u
 		}
 	}
+	if t.next > float64(MaxTime) {
+		return Job{}, fmt.Errorf("synth: job %d would be submitted %.0f s after the start, beyond MaxTime (%d s): ask for fewer jobs", s.n+1, t.next, MaxTime)
+	}
 	submit := int64(t.next)
 	t.advance(s.rng)
 	size := t.size(s.rng, s.maxN)
@@ -267,11 +270,14 @@ func SynthTrace(opt SynthOptions) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	jobs := make([]Job, 0, opt.Jobs)
+	jobs := make([]Job, 0, min(opt.Jobs, 1<<20))
 	for {
 		j, err := s.Next()
 		if err == io.EOF {
 			return &Trace{Meta: s.Meta(), Jobs: jobs}, nil
+		}
+		if err != nil {
+			return nil, err
 		}
 		jobs = append(jobs, j)
 	}
