@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -30,18 +31,39 @@ const DefaultRunJobs = 1 << 18
 // opt.RunJobs whatever the logs' length. The output is written atomically;
 // on any error (a strict-mode ParseError included) no output is left.
 func Import(paths []string, out string, opt ImportOptions) (Meta, error) {
+	return ImportContext(context.Background(), paths, out, opt)
+}
+
+// ImportContext is Import stopped by ctx: once ctx is done it stops within
+// a few thousand jobs, removes its temporary files (see tempfiles.go) and
+// returns ctx's error, leaving no output. It first removes the stale
+// temporary files that earlier imports killed outright left.
+func ImportContext(ctx context.Context, paths []string, out string, opt ImportOptions) (Meta, error) {
 	if err := checkOutput(out, opt.Force); err != nil {
 		return Meta{}, err
 	}
 	dir := opt.TempDir
 	if dir == "" {
 		dir = filepath.Dir(out)
+	} else {
+		removeStaleTemps(dir, "")
 	}
+	removeStaleTemps(filepath.Dir(out), filepath.Base(out))
 	runs := newRunSorter(opt.RunJobs, dir)
 	defer runs.cleanup()
+	cancel := canceller{ctx: ctx}
+	add := func(j Job) error {
+		if err := cancel.err(); err != nil {
+			return err
+		}
+		return runs.add(j)
+	}
 	metas := make([]Meta, 0, len(paths))
 	for _, path := range paths {
-		m, err := readLogFile(path, opt.ReadOptions, runs.add)
+		if err := ctx.Err(); err != nil {
+			return Meta{}, err
+		}
+		m, err := readLogFile(path, opt.ReadOptions, add)
 		if err != nil {
 			return Meta{}, err
 		}
@@ -55,6 +77,9 @@ func Import(paths []string, out string, opt ImportOptions) (Meta, error) {
 	v := newValidator(meta.Procs)
 	sink := newJobSink(newParquetJobWriter(file, &parquet.Zstd, parquetRowGroup))
 	err = runs.each(func(j Job) error {
+		if err := cancel.err(); err != nil {
+			return err
+		}
 		if !v.keep(&j) {
 			return nil
 		}

@@ -2,10 +2,12 @@ package datasets
 
 import (
 	"compress/gzip"
+	"context"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
@@ -287,31 +289,55 @@ func SynthTrace(opt SynthOptions) (*Trace, error) {
 // constant memory: SWF when the name ends in .swf (gzip-compressed for
 // .swf.gz), else a canonical Parquet trace.
 func WriteSynth(path string, opt SynthOptions, force bool) (Meta, error) {
+	return WriteSynthContext(context.Background(), path, opt, force)
+}
+
+// WriteSynthContext is WriteSynth stopped by ctx: once ctx is done it stops
+// within a few thousand jobs, removes its temporary output and returns
+// ctx's error. It first removes the stale temporary outputs of the same
+// name that earlier runs killed outright left (see tempfiles.go).
+func WriteSynthContext(ctx context.Context, path string, opt SynthOptions, force bool) (Meta, error) {
 	s, err := NewSynth(opt)
 	if err != nil {
 		return Meta{}, err
 	}
+	removeStaleTemps(filepath.Dir(path), filepath.Base(path))
 	out, err := CreateAtomic(path, force)
 	if err != nil {
 		return Meta{}, err
 	}
+	r := &cancelReader{Reader: s, cancel: canceller{ctx: ctx}}
 	switch {
 	case strings.HasSuffix(path, ".swf.gz"):
 		zw := gzip.NewWriter(out)
-		err = copySWF(zw, s)
+		err = copySWF(zw, r)
 		if cerr := zw.Close(); err == nil {
 			err = cerr
 		}
 	case strings.HasSuffix(path, ".swf"):
-		err = copySWF(out, s)
+		err = copySWF(out, r)
 	default:
-		err = copyParquet(out, s)
+		err = copyParquet(out, r)
 	}
 	if err != nil {
 		out.Abort()
 		return Meta{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return s.Meta(), out.Commit()
+}
+
+// A cancelReader is a Reader that fails with its context's error once the
+// context is done.
+type cancelReader struct {
+	Reader
+	cancel canceller
+}
+
+func (r *cancelReader) Next() (Job, error) {
+	if err := r.cancel.err(); err != nil {
+		return Job{}, err
+	}
+	return r.Reader.Next()
 }
 
 // copySWF writes the jobs of r, whose metadata is complete from the start,

@@ -25,7 +25,9 @@ unknown run time or processors, or more processors than the machine, are
 dropped and counted; zero run times are kept.
 
 The output is written to a temporary file and renamed; an existing file is
-replaced only with --force.
+replaced only with --force. Ctrl-C (or SIGTERM) stops the import and
+removes its temporary files; an import killed outright leaves them, and
+the next import into the same directory removes them.
 
 Examples:
   ecotune import SDSC-SP2-1998-4.2-cln.swf.gz -o sp2.parquet
@@ -59,12 +61,14 @@ func runImport(c *cli.Context) error {
 		return fmt.Errorf("import: no log given (usage: %s)", c.Command.UsageText)
 	}
 	out := c.String("output")
-	meta, err := datasets.Import(logs, out, datasets.ImportOptions{
+	ctx, stop := interruptible(c.Context)
+	defer stop()
+	meta, err := datasets.ImportContext(ctx, logs, out, datasets.ImportOptions{
 		ReadOptions: datasets.ReadOptions{Format: c.String("format"), Lenient: c.Bool("lenient")},
 		Force:       c.Bool("force"),
 	})
 	if err != nil {
-		return err
+		return interrupted(ctx, "import", err)
 	}
 	if !c.Bool("quiet") {
 		fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", out, datasets.Summary(meta))
