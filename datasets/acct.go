@@ -44,7 +44,15 @@ type acctLines struct {
 }
 
 func acctNewLines(r io.Reader) *acctLines {
-	return &acctLines{br: bufio.NewReaderSize(r, acctBufSize)}
+	size := acctBufSize
+	if l, ok := r.(interface{ Len() int }); ok {
+		// An input in memory (bytes.Reader, strings.Reader) smaller than
+		// the buffer needs no more than itself: reading many small ones
+		// (the tests, the fuzz targets) then allocates kilobytes, not a
+		// megabyte, each.
+		size = min(size, max(l.Len()+1, 4096))
+	}
+	return &acctLines{br: bufio.NewReaderSize(r, size)}
 }
 
 // next returns the next line without its "\n" or "\r\n", or io.EOF.
