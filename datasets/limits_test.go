@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -258,5 +259,36 @@ func TestSynthLimits(t *testing.T) {
 	tr, err := SynthTrace(SynthOptions{Jobs: 10, Nodes: MaxNodes, Seed: 1})
 	if err != nil || len(tr.Jobs) != 10 || CheckJobs(tr.Jobs) != nil {
 		t.Errorf("at MaxNodes: %v", err)
+	}
+}
+
+// TestParquetBeyondLimits: a Parquet trace (written by hand, or damaged)
+// with a job or a machine beyond the limits is refused when read, naming
+// the job and the field.
+func TestParquetBeyondLimits(t *testing.T) {
+	for _, c := range []struct {
+		change func(tr *Trace)
+		want   string
+	}{
+		{func(tr *Trace) { tr.Jobs[1].Run = 1e18 }, "job 1 (id 2): run"},
+		{func(tr *Trace) { tr.Jobs[2].Submit = 1<<63 - 1 }, "job 2 (id -3): submit"},
+		{func(tr *Trace) { tr.Meta.Procs = 1e12 }, "machine size in the metadata"},
+	} {
+		tr := roundTripTrace()
+		var buf bytes.Buffer
+		if err := WriteParquet(&buf, tr); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadParquet(bytes.NewReader(buf.Bytes()), int64(buf.Len())); err != nil {
+			t.Fatalf("within the limits: %v", err)
+		}
+		c.change(tr)
+		buf.Reset()
+		if err := WriteParquet(&buf, tr); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadParquet(bytes.NewReader(buf.Bytes()), int64(buf.Len())); !errors.Is(err, ErrRange) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v, want ErrRange naming %q", err, c.want)
+		}
 	}
 }

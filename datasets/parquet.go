@@ -109,6 +109,12 @@ func ReadParquet(r io.ReaderAt, size int64) (t *Trace, err error) {
 	if int64(len(jobs)) != f.NumRows() {
 		return nil, fmt.Errorf("parquet: %d rows, the footer says %d", len(jobs), f.NumRows())
 	}
+	if err := CheckMachine(int64(meta.Nodes), int64(meta.Procs)); err != nil {
+		return nil, fmt.Errorf("parquet: machine size in the metadata: %w", err)
+	}
+	if err := CheckJobs(jobs); err != nil {
+		return nil, fmt.Errorf("parquet: %w", err)
+	}
 	return &Trace{Meta: meta, Jobs: jobs}, nil
 }
 
