@@ -292,3 +292,18 @@ func TestParquetBeyondLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestGWFHeaderBeyondLimits: the machine size of a GWF header beyond the
+// limits stops a strict read naming the file; a lenient one drops it
+// (the machine is then taken from the jobs) and counts it.
+func TestGWFHeaderBeyondLimits(t *testing.T) {
+	log := "# MaxProcs: 1000000000000\n1 1107330058 2 58 2 57.5 -1 2 900 -1 1 U1 G1 -1 0 -1 fs0 fs0 UNITARY -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n"
+	_, err := readLog(strings.NewReader(log), "x.gwf", ReadOptions{}, func(Job) error { return nil })
+	if !errors.Is(err, ErrRange) || !strings.Contains(err.Error(), "x.gwf: machine size in the header") {
+		t.Errorf("strict: %v", err)
+	}
+	tr, err := ReadLogs([]string{writeTemp(t, "x.gwf", log)}, ReadOptions{Lenient: true})
+	if err != nil || len(tr.Jobs) != 1 || tr.Meta.Procs != 2 || tr.Meta.Skipped["unreadable_machine_size"] != 1 {
+		t.Errorf("lenient: %v, %+v", err, tr)
+	}
+}

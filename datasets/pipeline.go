@@ -135,7 +135,11 @@ func readLog(r io.Reader, file string, opt ReadOptions, emit func(Job) error) (M
 	}
 	m := rd.Meta()
 	if err := CheckMachine(int64(m.Nodes), int64(m.Procs)); err != nil {
-		return Meta{}, fmt.Errorf("%s: machine size in the header: %w", file, err)
+		if !opt.Lenient {
+			return Meta{}, fmt.Errorf("%s: machine size in the header: %w", file, err)
+		}
+		m.Nodes, m.Procs, m.ProcsPerNode = Unknown, Unknown, Unknown // taken from the jobs
+		beyond["unreadable_machine_size"]++
 	}
 	if len(beyond) > 0 {
 		m.Skipped = addCounts(addCounts(nil, m.Skipped), beyond)
