@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ecotune/ecotune/internal/atomicfile"
 )
 
 // Temporary files. Import spills sorted runs into a directory named
@@ -70,19 +72,8 @@ func removeStaleTemps(dir, base string) {
 }
 
 // isTempOutput reports whether name is a temporary output for base as
-// os.CreateTemp makes it: "." + base + ".tmp" + digits.
-func isTempOutput(name, base string) bool {
-	rest, ok := strings.CutPrefix(name, "."+base+".tmp")
-	if !ok || rest == "" {
-		return false
-	}
-	for _, c := range rest {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
+// the module's atomic writer names it.
+func isTempOutput(name, base string) bool { return atomicfile.IsTempFor(name, base) }
 
 // staleRunsDir judges a runs directory at path whose name after the
 // prefix is rest ("<pid>@<host>-<random>", or "<random>" from older
