@@ -44,6 +44,7 @@ func newApp() *cli.App {
 			compareCommand(),
 			reportCommand(),
 			exportCommand(),
+			daemonCommand(),
 		},
 		EnableBashCompletion: true,
 	}
