@@ -2,10 +2,10 @@ package daemon
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/slurm"
 )
 
 // A Source reads the cluster: the nodes with their states and the jobs
@@ -42,9 +42,8 @@ type Node struct {
 	ResumeFailed bool
 	// PowerDownRequested: a power down was asked and is not yet under way.
 	PowerDownRequested bool
-	LastBusy           int64 // Unix seconds, 0 unknown
-	State              string
-	Flags              []string
+	LastBusy           int64  // Unix seconds, 0 unknown
+	State              string // Slurm's state, e.g. IDLE+POWERED_DOWN
 }
 
 // Job is one pending or running job.
@@ -60,59 +59,69 @@ type Job struct {
 	Account   string
 }
 
-// Classify maps a Slurm node's base state and flags (as sinfo --json
-// writes them, any case) onto the simulator's node states:
-//
-//	idle → Idle; allocated, mixed, completing → Busy;
-//	flag POWERED_DOWN → Off (Booting when allocated: resumed for a job);
-//	POWERING_UP → Booting; POWERING_DOWN or POWER_DOWN (asked) → ShuttingDown;
-//	down, DRAIN, FAIL, MAINTENANCE, RESERVED, NOT_RESPONDING, unknown,
-//	future, error, inval → unavailable (why says which).
-//
-// A down node with POWERED_DOWN has failed to resume: resumeFailed.
-func Classify(state string, flags []string) (power policy.NodeState, why string, resumeFailed, downAsked bool) {
-	base := strings.ToUpper(strings.TrimSpace(state))
-	has := func(f string) bool {
-		return slices.ContainsFunc(flags, func(x string) bool { return strings.EqualFold(strings.TrimSpace(x), f) })
+// PowerState maps a Slurm power class onto the simulator's node states
+// (DESIGN.md, "The live daemon on Slurm"): idle → Idle; allocated, mixed
+// → Busy; POWERED_DOWN → Off (Booting while Slurm resumes it for a job);
+// POWERING_UP → Booting; POWERING_DOWN and POWER_DOWN (asked, not begun)
+// → ShuttingDown. ok is false for unavailable nodes (down, drained or
+// draining, failed, maintenance, reserved, not responding, unknown),
+// which the daemon never acts on.
+func PowerState(c slurm.PowerClass) (s policy.NodeState, ok bool) {
+	switch c {
+	case slurm.PowerOff:
+		return policy.Off, true
+	case slurm.PowerBooting:
+		return policy.Booting, true
+	case slurm.PowerIdle:
+		return policy.Idle, true
+	case slurm.PowerBusy:
+		return policy.Busy, true
+	case slurm.PowerShuttingDown, slurm.PowerDownRequested:
+		return policy.ShuttingDown, true
 	}
-	switch base {
-	case "IDLE":
-		power = policy.Idle
-	case "ALLOCATED", "MIXED", "COMPLETING":
-		power = policy.Busy
-	case "DOWN":
-		power = policy.Idle
-		why = "down"
-	default: // UNKNOWN, FUTURE, ERROR, INVAL, anything new
-		power = policy.Idle
-		why = "state " + strings.ToLower(base)
-		if base == "" {
-			why = "no state"
+	return policy.Idle, false
+}
+
+// NodeOf classifies a Slurm node.
+func NodeOf(n *slurm.Node) Node {
+	c := n.Power()
+	p, ok := PowerState(c)
+	out := Node{Name: n.Name, CPUs: n.CPUs, AllocCPUs: n.AllocCPUs, Power: p,
+		PowerDownRequested: c == slurm.PowerDownRequested,
+		ResumeFailed:       n.State.Base == slurm.BaseDown && n.State.Flags.Has(slurm.FlagPoweredDown),
+		State:              n.State.String()}
+	if !ok {
+		out.Unavailable = strings.ToLower(n.State.String())
+		if n.Reason != "" {
+			out.Unavailable += " (" + n.Reason + ")"
 		}
 	}
-	if has("COMPLETING") && power == policy.Idle && why == "" {
-		power = policy.Busy
+	if !n.LastBusy.IsZero() {
+		out.LastBusy = n.LastBusy.Unix()
 	}
-	switch {
-	case has("POWERING_UP"):
-		power = policy.Booting
-	case has("POWERED_DOWN"):
-		if power == policy.Busy {
-			power = policy.Booting // allocated to a job: being resumed
-		} else {
-			power = policy.Off
+	return out
+}
+
+// JobOf converts a Slurm job; ok is false for finished jobs.
+func JobOf(j *slurm.Job) (Job, bool) {
+	var running bool
+	switch j.Phase() {
+	case slurm.JobPending:
+	case slurm.JobRunning:
+		running = true
+	default:
+		return Job{}, false
+	}
+	out := Job{ID: j.ID, Running: running, CPUs: max(j.CPUs, 1), User: j.User, Account: j.Partition,
+		TimeLimit: int64(j.TimeLimit.Seconds())}
+	if !j.SubmitTime.IsZero() {
+		out.Submit = j.SubmitTime.Unix()
+	}
+	if running {
+		out.Nodes = j.Nodes
+		if !j.StartTime.IsZero() {
+			out.Start = j.StartTime.Unix()
 		}
-	case has("POWERING_DOWN"):
-		power = policy.ShuttingDown
-	case has("POWER_DOWN"):
-		power = policy.ShuttingDown
-		downAsked = true
 	}
-	for _, f := range []string{"DRAIN", "FAIL", "MAINTENANCE", "RESERVED", "NOT_RESPONDING", "REBOOT_REQUESTED", "REBOOT_ISSUED"} {
-		if why == "" && has(f) {
-			why = strings.ToLower(f)
-		}
-	}
-	resumeFailed = base == "DOWN" && has("POWERED_DOWN")
-	return power, why, resumeFailed, downAsked
+	return out, true
 }

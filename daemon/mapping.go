@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/slurm"
 )
 
 // NodeMap assigns Slurm nodes to the rule set's node groups: one line
@@ -60,7 +61,7 @@ func ParseNodeMap(data []byte) (*NodeMap, error) {
 		if prev, dup := groups[fields[0]]; dup {
 			return nil, fmt.Errorf("line %d: group %q already mapped on line %d", line, fields[0], prev)
 		}
-		names, err := expandHosts(fields[1])
+		names, err := slurm.ExpandHostlist(fields[1])
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", line, err)
 		}

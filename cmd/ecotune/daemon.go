@@ -15,6 +15,7 @@ import (
 
 	"github.com/ecotune/ecotune/daemon"
 	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/slurm"
 )
 
 const daemonHelp = `Runs a rule set on a live Slurm cluster. Every period_s of the rule set it
@@ -81,7 +82,7 @@ func runDaemon(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	sl := &daemon.Slurm{Run: daemon.ExecRunner(nil)}
+	sl := &daemon.Slurm{Client: slurm.NewClient(nil)}
 	cfg := daemon.Config{Rules: rs, Source: sl, Actuator: sl, DryRun: c.Bool("dry-run"), StateDir: c.String("state-dir"),
 		AllowResize: c.Bool("allow-resize"), MaxBooting: c.Int("max-booting"),
 		Logf: func(format string, args ...any) {
@@ -96,7 +97,7 @@ func runDaemon(c *cli.Context) error {
 		}
 	}
 	if x := c.String("exclude"); x != "" {
-		if cfg.Exclude, err = daemon.ExpandHosts(x); err != nil {
+		if cfg.Exclude, err = slurm.ExpandHostlist(x); err != nil {
 			return fmt.Errorf("--exclude: %w", err)
 		}
 	}
