@@ -1,0 +1,288 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ecotune/ecotune/internal/slurmtest"
+	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/slurm"
+)
+
+// Tests against a real slurmctld and slurmd on 127.0.0.1
+// (internal/slurmtest). Under CI=true a missing Slurm fails them.
+
+// loopModel is the loopback cluster's power model: a shutdown is
+// SuspendTimeout (5 s) plus up to Slurm's 10 s power-saving cycle, a
+// boot the ResumeProgram restarting slurmd and its registration.
+var loopModel = policy.NodeModel{OffW: 2, IdleW: 150, BusyW: 80, BootS: 10, BootWh: 0.5, ShutdownS: 10, ShutdownWh: 0.4}
+
+func loopRules(t testing.TB, name string, nodes int, params map[string]float64) *policy.RuleSet {
+	t.Helper()
+	s, err := policy.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := &policy.RuleSet{Version: policy.RuleSetVersion, Policy: s.Fill(policy.Config{Name: name, Params: params}),
+		Cluster: []policy.Group{{Name: "node", Count: nodes, Slots: 1, Model: loopModel}}, Period: 5}
+	if err := rs.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return rs
+}
+
+// syncBuffer is a goroutine-safe log.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) records(t testing.TB) []Record {
+	t.Helper()
+	s.mu.Lock()
+	data := slices.Clone(s.b.Bytes())
+	s.mu.Unlock()
+	var out []Record
+	for i, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		var r Record
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatalf("decision log line %d: %v: %s", i+1, err, line)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+type liveDaemon struct {
+	d      *Daemon
+	log    *syncBuffer
+	notes  *syncBuffer
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// runDaemon starts a daemon on c in the background; stop ends it.
+func runDaemon(t *testing.T, c *slurmtest.Cluster, rs *policy.RuleSet, edit func(*Config)) *liveDaemon {
+	t.Helper()
+	sl := &Slurm{Client: c.Client()}
+	l := &liveDaemon{log: &syncBuffer{}, notes: &syncBuffer{}, done: make(chan error, 1)}
+	tz := 0
+	cfg := Config{Rules: rs, Source: sl, Actuator: sl, Log: l.log, TZOffset: &tz,
+		Logf: func(format string, args ...any) {
+			line := time.Now().UTC().Format("15:04:05 ") + strings.TrimSpace(sprintf(format, args...))
+			l.notes.Write([]byte(line + "\n"))
+		}}
+	if edit != nil {
+		edit(&cfg)
+	}
+	d, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.d = d
+	ctx, cancel := context.WithCancel(context.Background())
+	l.cancel = cancel
+	go func() { l.done <- d.Run(ctx, false) }()
+	t.Cleanup(func() {
+		l.stop(t)
+		if t.Failed() {
+			t.Logf("daemon notices:\n%s", l.notes.b.String())
+		}
+	})
+	return l
+}
+
+// stop ends the daemon after its current cycle and returns Run's error.
+func (l *liveDaemon) stop(t testing.TB) error {
+	l.cancel()
+	select {
+	case err, ok := <-l.done:
+		if ok {
+			close(l.done)
+		}
+		return err
+	case <-time.After(90 * time.Second):
+		t.Fatal("daemon did not stop within 90 s of its signal")
+	}
+	return nil
+}
+
+// waitLog polls the decision log until ok holds.
+func (l *liveDaemon) waitLog(t *testing.T, timeout time.Duration, what string, ok func([]Record) bool) []Record {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		recs := l.log.records(t)
+		if ok(recs) {
+			return recs
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not seen in %v of decision log (%d records)", what, timeout, len(recs))
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// commanded returns the nodes the log's commands named for verb.
+func commanded(recs []Record, verb string) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range recs {
+		for _, c := range r.Commands {
+			if c.Verb == verb && !c.DryRun {
+				for _, n := range c.Nodes {
+					out[n] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+func powerLogNodes(events []slurmtest.PowerEvent, verb string) map[string]bool {
+	out := map[string]bool{}
+	for _, e := range events {
+		if e.Verb == verb {
+			for _, n := range e.Nodes {
+				out[n] = true
+			}
+		}
+	}
+	return out
+}
+
+func nodeByName(nodes []slurm.Node, name string) slurm.Node {
+	for _, n := range nodes {
+		if n.Name == name {
+			return n
+		}
+	}
+	return slurm.Node{}
+}
+
+// jobPhase returns the phase of a job, and its start and submit times.
+func jobOf(t testing.TB, c *slurmtest.Cluster, id int64) slurm.Job {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	jobs, err := c.Client().Jobs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range jobs {
+		if j.ID == id {
+			return j
+		}
+	}
+	t.Fatalf("job %d not in squeue", id)
+	return slurm.Job{}
+}
+
+func waitJob(t testing.TB, c *slurmtest.Cluster, id int64, timeout time.Duration, phase slurm.JobPhase) slurm.Job {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		j := jobOf(t, c, id)
+		if j.Phase() == phase {
+			return j
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %d: %s after %v, want %s", id, j.State, timeout, phase)
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// TestLivePowerDownAndUp: an idle-timeout rule set of 60 s with
+// SuspendTime an hour, so that only the daemon powers nodes down. node04
+// is drained and node03 excluded: neither is ever touched. Then a job on
+// three nodes is submitted while all available nodes but one are
+// powered down: Slurm resumes them and it runs.
+func TestLivePowerDownAndUp(t *testing.T) {
+	t.Parallel()
+	c := slurmtest.Start(t, slurmtest.Options{Nodes: 4, SuspendTime: 3600})
+	c.Run(t, "scontrol", "update", "nodename=node04", "state=drain", "reason=ecotune-test")
+	rs := loopRules(t, "idle-timeout", 4, map[string]float64{"idle_timeout": 60})
+	l := runDaemon(t, c, rs, func(cfg *Config) { cfg.Exclude = []string{"node03"} })
+
+	nodes := c.WaitNodeClass(t, 180*time.Second, slurm.PowerOff, "node01", "node02")
+	for _, name := range []string{"node01", "node02"} {
+		if n := nodeByName(nodes, name); !n.State.Flags.Has(slurm.FlagPoweredDown) {
+			t.Errorf("%s: sinfo state %s, want POWERED_DOWN", name, n.State)
+		}
+	}
+	events := c.PowerLog(t)
+	suspended := powerLogNodes(events, "suspend")
+	recs := l.log.records(t)
+	down := commanded(recs, VerbPowerDown)
+	for _, name := range []string{"node01", "node02"} {
+		if !suspended[name] || !down[name] {
+			t.Errorf("%s: SuspendProgram log %v, daemon power_down %v: want both", name, suspended[name], down[name])
+		}
+	}
+	for _, name := range []string{"node03", "node04"} {
+		if suspended[name] || down[name] {
+			t.Errorf("%s (excluded or drained) was powered down", name)
+		}
+	}
+	if n := nodeByName(c.Nodes(t), "node04"); !n.State.Flags.Has(slurm.FlagDrain) || n.State.Flags.Has(slurm.FlagPoweredDown) {
+		t.Errorf("node04: %s, want drained and powered", n.State)
+	}
+	first := recs[0]
+	t.Logf("power down: %d cycles; first cycle %s; SuspendProgram calls %d; excluded node03 refused %d times",
+		len(recs), first.Time, len(events), countRefused(recs, "node03"))
+
+	// Power up for demand: three nodes wanted, one powered.
+	id := c.Sbatch(t, "-N", "3", "--wrap", "sleep 2")
+	submitted := time.Now()
+	waitJob(t, c, id, 150*time.Second, slurm.JobFinished)
+	resumed := powerLogNodes(c.PowerLog(t), "resume")
+	if !resumed["node01"] || !resumed["node02"] {
+		t.Errorf("resume log %v: want node01 and node02 resumed", resumed)
+	}
+	t.Logf("power up: 3-node job done %v after submission; resumed %v", time.Since(submitted).Round(time.Second), keys(resumed))
+	recs = l.log.records(t)
+	for _, name := range []string{"node03", "node04"} {
+		if commanded(recs, VerbPowerDown)[name] || commanded(recs, VerbPowerUp)[name] {
+			t.Errorf("%s was commanded", name)
+		}
+	}
+	if err := l.stop(t); err != nil {
+		t.Errorf("Run: %v", err)
+	}
+}
+
+func countRefused(recs []Record, node string) int {
+	n := 0
+	for _, r := range recs {
+		for _, x := range r.Refused {
+			if x.Node == node {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func keys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
