@@ -8,7 +8,7 @@
 #   install -m 0755 slurm-power-wol.sh /usr/local/sbin/ecotune-resume
 # slurmctld calls it with one argument, a hostlist such as node[01-04].
 # MAC addresses come from /etc/slurm/macs ("NODE MAC" per line); the
-# packet goes out on interface WOL_IF (wakeonlan from Debian's wakeonlan
+# packet goes to broadcast address WOL_BCAST if set (wakeonlan from Debian's wakeonlan
 # package, or etherwake).
 set -eu
 MACS=${MACS:-/etc/slurm/macs}
@@ -25,7 +25,7 @@ for node in $(scontrol show hostnames "$1"); do
 	else
 		mac=$(awk -v n="$node" '$1 == n { print $2 }' "$MACS")
 		[ -n "$mac" ] || { logger -t slurm-power "no MAC for $node in $MACS"; status=1; continue; }
-		wakeonlan ${WOL_IF:+-i "$WOL_IF"} "$mac" >/dev/null ||
+		wakeonlan ${WOL_BCAST:+-i "$WOL_BCAST"} "$mac" >/dev/null ||
 			{ logger -t slurm-power "wakeonlan $node failed"; status=1; }
 	fi
 done
