@@ -7,6 +7,8 @@
 #   scripts/slurm-loopback.sh down   [flags]   stop every process of the instance
 #   scripts/slurm-loopback.sh status [flags]   print the instance's nodes; exit 1 if it is not up
 #   scripts/slurm-loopback.sh install          install Debian's Slurm and munge if missing
+#   scripts/slurm-loopback.sh stop-controller  [flags]   stop slurmctld only (fault tests)
+#   scripts/slurm-loopback.sh start-controller [flags]   start it again on its saved state
 #
 # Flags (environment variable in brackets; flags win):
 #   --dir DIR              instance directory [ECOTUNE_SLURM_DIR, default /tmp/ecotune-slurm]
@@ -21,6 +23,8 @@
 #   --fail-resume NODES    node names (hostlist ok) whose ResumeProgram call fails
 #                          [ECOTUNE_SLURM_FAIL_RESUME]; DIR/fail-resume may be rewritten at any time
 #   --no-install           never call apt-get (fail if Slurm is missing)
+#   --watch-pid PID        `up` also starts a watcher that runs `down` once PID has
+#                          exited (a test binary killed before its cleanup)
 #
 # The instance directory holds slurm.conf, env (SLURM_CONF=... for `source`
 # or `set -a; . DIR/env`), power.log (one line per Suspend/Resume call:
@@ -83,6 +87,7 @@ min_job_age=${ECOTUNE_SLURM_MIN_JOB_AGE:-300}
 extra_conf=${ECOTUNE_SLURM_EXTRA_CONF:-}
 fail_resume=${ECOTUNE_SLURM_FAIL_RESUME:-}
 install=1
+watch_pid=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--dir) dir=$2; shift 2 ;;
@@ -96,6 +101,7 @@ while [ $# -gt 0 ]; do
 	--extra-conf) extra_conf=$2; shift 2 ;;
 	--fail-resume) fail_resume=$2; shift 2 ;;
 	--no-install) install=0; shift ;;
+	--watch-pid) watch_pid=$2; shift 2 ;;
 	*) die "unknown argument $1 (usage: $0 up|down|status|install [--dir DIR] [--port-base P] [--nodes N] ...)" ;;
 	esac
 done
@@ -131,27 +137,32 @@ do_install() {
 		flock -w 600 9 || die "timed out waiting for the install lock"
 		[ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] && [ -x /usr/bin/sinfo ] && [ -x /usr/sbin/munged ] && exit 0
 		export DEBIAN_FRONTEND=noninteractive
-		apt-get update -qq
-		apt-get install -y -qq --no-install-recommends slurmctld slurmd slurm-client munge >/dev/null
+		apt-get update -qq 9>&-
+		apt-get install -y -qq --no-install-recommends slurmctld slurmd slurm-client munge >/dev/null 9>&-
 	) 9>/tmp/ecotune-slurm-install.lock
 }
 
-# munge: one munged for every instance.
+# munge: one munged for every instance. The lock only serializes starting
+# it, and munged must not inherit the lock's descriptor (it would hold the
+# lock for ever).
+munge_ok() { munge -n </dev/null 2>/dev/null | unmunge >/dev/null 2>&1; }
+
 start_munge() {
+	munge_ok && return 0
 	(
-		flock -w 60 9 || die "timed out waiting for the munge lock"
-		if munge -n </dev/null 2>/dev/null | unmunge >/dev/null 2>&1; then exit 0; fi
+		flock -w 60 9 || die "timed out waiting for /tmp/ecotune-munged-start.lock"
+		munge_ok && exit 0
 		mkdir -p /run/munge /var/lib/munge /var/log/munge
 		chown munge:munge /run/munge /var/lib/munge /var/log/munge
 		chmod 0755 /run/munge
 		[ -f /etc/munge/munge.key ] || die "/etc/munge/munge.key is missing (reinstall the munge package)"
-		runuser -u munge -- /usr/sbin/munged || die "munged did not start"
+		runuser -u munge -- /usr/sbin/munged 9>&- || die "munged did not start"
 		for _ in $(seq 50); do
-			if munge -n </dev/null 2>/dev/null | unmunge >/dev/null 2>&1; then exit 0; fi
+			munge_ok && exit 0
 			sleep 0.1
 		done
 		die "munged started but munge -n | unmunge fails"
-	) 9>/tmp/ecotune-munge.lock
+	) 9>/tmp/ecotune-munged-start.lock
 }
 
 pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
@@ -325,6 +336,31 @@ do_status() {
 	SLURM_CONF=$conf sinfo -N -h -o '%N %T %c' || return 1
 }
 
+start_ctld() {
+	SLURM_CONF=$conf /usr/sbin/slurmctld -f "$conf" ||
+		die "slurmctld did not start; see $dir/log/slurmctld.log: $(tail -n 5 "$dir/log/slurmctld.log" 2>/dev/null)"
+}
+
+# wait_ctld waits (bounded, 10 s) until slurmctld answers.
+wait_ctld() {
+	for _ in $(seq 100); do
+		SLURM_CONF=$conf scontrol ping >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	die "slurmctld does not answer; see $dir/log/slurmctld.log: $(tail -n 5 "$dir/log/slurmctld.log" 2>/dev/null)"
+}
+
+stop_ctld() {
+	local pid
+	pid_alive "$dir/run/slurmctld.pid" || { echo "slurm-loopback: slurmctld of $dir is not running"; return 0; }
+	pid=$(cat "$dir/run/slurmctld.pid")
+	kill -TERM "$pid"
+	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	kill -KILL "$pid" 2>/dev/null || true
+	rm -f "$dir/run/slurmctld.pid"
+	echo "slurm-loopback: slurmctld of $dir stopped"
+}
+
 do_up() {
 	[ "$(id -u)" = 0 ] || die "must run as root (slurmctld, slurmd and munged are started here)"
 	do_install
@@ -343,20 +379,19 @@ do_up() {
 	rm -rf "$dir"/state/* "$dir"/spool/*
 	local i n
 	for i in $(seq "$nodes"); do mkdir -p "$dir/spool/$(node_name "$i")"; done
-	SLURM_CONF=$conf /usr/sbin/slurmctld -f "$conf" ||
-		die "slurmctld did not start; see $dir/log/slurmctld.log: $(tail -n 5 "$dir/log/slurmctld.log" 2>/dev/null)"
+	start_ctld
 	for i in $(seq "$nodes"); do
 		n=$(node_name "$i")
 		SLURM_CONF=$conf /usr/sbin/slurmd -f "$conf" -N "$n" ||
 			die "slurmd -N $n did not start; see $dir/log/slurmd-$n.log: $(tail -n 5 "$dir/log/slurmd-$n.log" 2>/dev/null)"
 	done
-	# Wait (bounded) until slurmctld answers.
-	for _ in $(seq 100); do
-		SLURM_CONF=$conf scontrol ping >/dev/null 2>&1 && break
-		sleep 0.1
-	done
-	SLURM_CONF=$conf scontrol ping >/dev/null 2>&1 ||
-		die "slurmctld does not answer; see $dir/log/slurmctld.log: $(tail -n 5 "$dir/log/slurmctld.log" 2>/dev/null)"
+	wait_ctld
+	if [ -n "$watch_pid" ]; then
+		isnum "$watch_pid" || die "--watch-pid must be a process id"
+		setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 2; done; exec "$2" down --dir "$3"' \
+			watcher "$watch_pid" "$(readlink -f "$0")" "$dir" </dev/null >>"$dir/log/watcher.log" 2>&1 &
+		echo $! >"$dir/run/watcher.pid"
+	fi
 	echo "slurm-loopback: $dir up (slurmctld port $port_base, $nodes nodes $(node_list)); source $dir/env"
 }
 
@@ -365,5 +400,13 @@ up) do_up ;;
 down) do_down ;;
 status) do_status ;;
 install) do_install ;;
-*) die "usage: $0 up|down|status|install [--dir DIR] [--port-base P] [--nodes N] [--cpus C] [--suspend-time S] [--suspend-timeout S] [--resume-timeout S] [--min-job-age S] [--extra-conf FILE] [--fail-resume NODES] [--no-install]" ;;
+stop-controller) stop_ctld ;;
+start-controller)
+	[ -f "$conf" ] || die "$dir has no slurm.conf (run up first)"
+	if pid_alive "$dir/run/slurmctld.pid"; then echo "slurm-loopback: slurmctld of $dir already running"; exit 0; fi
+	start_ctld
+	wait_ctld
+	echo "slurm-loopback: slurmctld of $dir started"
+	;;
+*) die "usage: $0 up|down|status|install|stop-controller|start-controller [--dir DIR] [--port-base P] [--nodes N] [--cpus C] [--suspend-time S] [--suspend-timeout S] [--resume-timeout S] [--min-job-age S] [--extra-conf FILE] [--fail-resume NODES] [--no-install]" ;;
 esac
