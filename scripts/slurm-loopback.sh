@@ -55,8 +55,11 @@
 #   the ResumeProgram inherits the mask and ignores `kill`, so the mask is
 #   cleared (perl POSIX::sigprocmask) before exec'ing slurmd.
 # - A resumed node's slurmd must be started with -b (fresh boot) or slurmctld
-#   marks the node down at ResumeTimeout ("Node rebooted unexpectedly" is not
-#   what it waits for: it waits for a boot).
+#   marks the node down at ResumeTimeout: it waits for a boot. And the boot
+#   must come visibly after the request: a slurmd started within ~1 s of the
+#   power_up reports a boot time (now - uptime, whole seconds) not after the
+#   request, slurmctld ignores the registration and the node goes down at
+#   ResumeTimeout (seen on a loaded machine). The ResumeProgram waits 2 s.
 # - Power saving acts about every 10 s; idle -> idle~ takes ~20 s with
 #   SuspendTime=10. SuspendTime=INFINITE switches power saving off entirely
 #   and every `scontrol update state=power_down|power_up` is then refused.
@@ -195,6 +198,7 @@ export SLURM_CONF=$conf PATH=/usr/sbin:/usr/bin:/sbin:/bin
 fail=""
 [ -s $dir/fail-resume ] && fail=\$(scontrol show hostnames "\$(tr '\n' ',' <$dir/fail-resume | sed 's/,*\$//')" 2>/dev/null || true)
 status=0
+booted=
 for n in \$(scontrol show hostnames "\$1"); do
 	if printf '%s\n' \$fail | grep -qx "\$n"; then
 		echo "\$(date +%s) resume-failed \$n" >>$dir/power.log
@@ -204,6 +208,10 @@ for n in \$(scontrol show hostnames "\$1"); do
 	echo "\$(date +%s) resume \$n" >>$dir/power.log
 	pidf=$dir/run/slurmd-\$n.pid
 	if [ -f "\$pidf" ] && kill -0 "\$(cat "\$pidf")" 2>/dev/null; then continue; fi
+	# A node that boots within the second of the resume request reports a
+	# boot time (now - uptime) before it, and slurmctld keeps waiting for a
+	# boot until ResumeTimeout: boot at least 2 s later, as hardware would.
+	[ -n "\$booted" ] || { sleep 2; booted=1; }
 	setsid perl -MPOSIX -e 'sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die "sigprocmask: \$!"; exec @ARGV or die "exec: \$!"' \\
 		/usr/sbin/slurmd -b -f $conf -N "\$n" </dev/null >/dev/null 2>&1 || status=1
 done
@@ -321,7 +329,7 @@ do_down() {
 	pids=$(instance_pids)
 	[ -n "$pids" ] && kill -TERM $pids 2>/dev/null || true
 	for _ in $(seq 50); do
-		pids=$(for p in $pids; do kill -0 "$p" 2>/dev/null && echo "$p"; done)
+		pids=$(for p in $pids; do if kill -0 "$p" 2>/dev/null; then echo "$p"; fi; done)
 		[ -z "$pids" ] && break
 		sleep 0.1
 	done
