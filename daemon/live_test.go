@@ -286,3 +286,181 @@ func keys(m map[string]bool) []string {
 	slices.Sort(out)
 	return out
 }
+
+// TestLiveHGFSSpares: an hgfs rule set that keeps a spare idle node. The
+// daemon powers the others down; when a job takes the spare, it boots
+// another before any job asks for it, and the next job starts at once
+// on it, with no resume of its own.
+func TestLiveHGFSSpares(t *testing.T) {
+	t.Parallel()
+	c := slurmtest.Start(t, slurmtest.Options{Nodes: 4, SuspendTime: 3600})
+	rs := loopRules(t, "hgfs", 4, map[string]float64{"min_idle": 60, "spare": 1,
+		"t_max": 86400, "n_max": 1000, "t_min": 86400, "n_min": 1000})
+	l := runDaemon(t, c, rs, nil)
+	c.WaitNodes(t, 240*time.Second, "three nodes powered down, one spare idle", func(nodes []slurm.Node) bool {
+		off, idle := 0, 0
+		for _, n := range nodes {
+			switch n.Power() {
+			case slurm.PowerOff:
+				off++
+			case slurm.PowerIdle:
+				idle++
+			}
+		}
+		return off == 3 && idle == 1
+	})
+	resumesBefore := len(powerLogNodes(c.PowerLog(t), "resume"))
+	first := c.Sbatch(t, "-N", "1", "--wrap", "sleep 120")
+	waitJob(t, c, first, 60*time.Second, slurm.JobRunning)
+	// The daemon boots a spare while no job waits.
+	recs := l.waitLog(t, 60*time.Second, "a power_up with an empty queue", func(recs []Record) bool {
+		return aheadBoot(recs) != nil
+	})
+	boot := aheadBoot(recs)
+	spare := boot.Commands[len(boot.Commands)-1].Nodes
+	c.WaitNodeClass(t, 90*time.Second, slurm.PowerIdle, spare...)
+	logBefore := len(c.PowerLog(t))
+	second := c.Sbatch(t, "-N", "1", "--wrap", "sleep 1")
+	j := waitJob(t, c, second, 60*time.Second, slurm.JobRunning)
+	if !j.StartTime.IsZero() && !j.SubmitTime.IsZero() {
+		if wait := j.StartTime.Sub(j.SubmitTime); wait > 10*time.Second {
+			t.Errorf("second job waited %v for its node", wait)
+		}
+		t.Logf("hgfs spare: daemon booted %v at %s with %d jobs queued; the next job started %v after submission",
+			spare, boot.Time, boot.View.QueuedJobs, j.StartTime.Sub(j.SubmitTime))
+	}
+	if log := c.PowerLog(t); len(log) != logBefore {
+		t.Errorf("the second job needed a resume: %+v", log[logBefore:])
+	}
+	if resumesBefore != 0 {
+		t.Errorf("%d resumes before the burst", resumesBefore)
+	}
+	if err := l.stop(t); err != nil {
+		t.Errorf("Run: %v", err)
+	}
+}
+
+// aheadBoot is the first record whose decision boots a node while no job
+// is queued, or nil.
+func aheadBoot(recs []Record) *Record {
+	for i := range recs {
+		r := &recs[i]
+		if r.View == nil || r.View.QueuedJobs > 0 {
+			continue
+		}
+		for _, c := range r.Commands {
+			if c.Verb == VerbPowerUp && c.Error == "" {
+				return r
+			}
+		}
+	}
+	return nil
+}
+
+func sinfoStates(t *testing.T, c *slurmtest.Cluster) string {
+	var b strings.Builder
+	for _, n := range c.Nodes(t) {
+		b.WriteString(n.Name + "=" + n.State.String() + " ")
+	}
+	return b.String()
+}
+
+// TestLiveFaults: a dry run changes nothing; slurmctld killed and
+// restarted mid-run is logged and the daemon goes on deciding; a failing
+// ResumeProgram is counted and the node left to Slurm.
+func TestLiveFaults(t *testing.T) {
+	t.Parallel()
+	c := slurmtest.Start(t, slurmtest.Options{Nodes: 3, SuspendTime: 3600, ResumeTimeout: 20, MinJobAge: 900})
+	rs := loopRules(t, "idle-timeout", 3, map[string]float64{"idle_timeout": 60})
+
+	// Dry run: it would power the nodes down, and nothing changes.
+	before := sinfoStates(t, c)
+	dry := runDaemon(t, c, rs, func(cfg *Config) { cfg.DryRun, cfg.Actuator = true, nil })
+	recs := dry.waitLog(t, 150*time.Second, "a dry-run power_down", func(recs []Record) bool {
+		for _, r := range recs {
+			for _, c := range r.Commands {
+				if c.Verb == VerbPowerDown && c.DryRun {
+					return true
+				}
+			}
+		}
+		return false
+	})
+	time.Sleep(15 * time.Second) // Slurm's power-saving cycle would have acted by now
+	if err := dry.stop(t); err != nil {
+		t.Errorf("dry Run: %v", err)
+	}
+	after := sinfoStates(t, c)
+	if before != after || len(c.PowerLog(t)) != 0 {
+		t.Errorf("dry run changed the cluster: sinfo %s → %s, power log %+v", before, after, c.PowerLog(t))
+	}
+	t.Logf("dry run: %d cycles, sinfo before and after: %s", len(recs), after)
+
+	// Live, with every resume failing and an outage of slurmctld.
+	c.SetFailResume(t, "node01", "node02", "node03")
+	m := NewMetrics()
+	l := runDaemon(t, c, rs, func(cfg *Config) { cfg.Metrics = m })
+	c.WaitNodeClass(t, 90*time.Second, slurm.PowerOff, "node01", "node02", "node03")
+	c.StopController(t)
+	outage := time.Now()
+	l.waitLog(t, 60*time.Second, "a cycle that cannot reach Slurm", func(recs []Record) bool {
+		return len(recs) > 0 && recs[len(recs)-1].Error != ""
+	})
+	time.Sleep(5 * time.Second)
+	c.StartController(t)
+	l.waitLog(t, 90*time.Second, "deciding again after the restart", func(recs []Record) bool {
+		r := recs[len(recs)-1]
+		return r.Error == "" && r.Decision != nil && time.Unix(r.Now, 0).After(outage)
+	})
+	recs = l.log.records(t)
+	failed := 0
+	for _, r := range recs {
+		if r.Error != "" {
+			failed++
+		}
+	}
+	t.Logf("outage: %d cycles failed and were logged (first: %s)", failed, firstError(recs))
+
+	// A job: Slurm (and the daemon, booting on demand) resume a node, the
+	// ResumeProgram fails, ResumeTimeout passes: the node is down~.
+	c.Sbatch(t, "-N", "1", "--wrap", "sleep 1")
+	l.waitLog(t, 120*time.Second, "a resume failure counted", func([]Record) bool {
+		f := l.d.Features()
+		return f != nil && f.ResumeFailures > 0
+	})
+	recs = l.log.records(t)
+	var events []Event
+	for _, r := range recs {
+		events = append(events, r.Events...)
+	}
+	t.Logf("failing resume: events %+v; %d resume-failed calls in the power log", events, len(powerLogNodes(c.PowerLog(t), "resume-failed")))
+	// Never commanded up again once failed: the guard leaves it to Slurm.
+	failedAt := map[string]int64{}
+	for _, r := range recs {
+		for _, e := range r.Events {
+			failedAt[e.Node] = r.Now
+		}
+		for _, cmd := range r.Commands {
+			for _, n := range cmd.Nodes {
+				if at, ok := failedAt[n]; ok && r.Now > at && cmd.Verb == VerbPowerUp {
+					t.Errorf("%s commanded up at %d after its resume failed at %d", n, r.Now, at)
+				}
+			}
+		}
+	}
+	if got := testutilCounter(t, m, "ecotune_resume_failures_total"); got < 1 {
+		t.Errorf("metric ecotune_resume_failures_total = %v, want ≥ 1", got)
+	}
+	if err := l.stop(t); err != nil {
+		t.Errorf("Run after the faults: %v", err)
+	}
+}
+
+func firstError(recs []Record) string {
+	for _, r := range recs {
+		if r.Error != "" {
+			return r.Error
+		}
+	}
+	return ""
+}
