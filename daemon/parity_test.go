@@ -194,5 +194,3 @@ func TestLivePowerCounts(t *testing.T) {
 		t.Errorf("%+v, want %+v", got, want)
 	}
 }
-
-
