@@ -3,6 +3,9 @@ package daemon
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -194,5 +197,42 @@ func TestDryRunAndStateDir(t *testing.T) {
 	}
 	if g := d2.Features(); g.Start != start || len(g.Recent) != 1 {
 		t.Errorf("restart: start %d (want %d), recent %+v (want job 9 once)", g.Start, start, g.Recent)
+	}
+}
+
+// The metrics endpoint serves the Prometheus text format: nodes per
+// state, decisions, commands, and the energy saved while nodes are off.
+func TestMetricsEndpoint(t *testing.T) {
+	f := &fakeSlurm{nodes: threeIdle()}
+	ctx, cancel := context.WithCancel(context.Background())
+	clock := &fakeClock{now: time.Unix(1100, 0), stopAt: 3, cancel: cancel}
+	m := NewMetrics()
+	d, err := New(Config{Rules: fakeRules(t), Source: f, Actuator: f, Now: clock.Now, Sleep: clock.Sleep, Metrics: m, Logf: func(string, ...any) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Run(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(m.Handler())
+	defer srv.Close()
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	// Cycles at 1100 (three idle nodes powered down), 1105 and 1110 (three
+	// off): the interval 1105–1110 counts, 5 s × 3 nodes × (150 − 2) W
+	// = 2220 Ws = 0.6167 Wh.
+	for _, want := range []string{
+		`ecotune_nodes{state="off"} 3`,
+		`ecotune_decisions_total 3`,
+		`ecotune_commands_total{dry_run="false",verb="power_down"} 3`,
+		`ecotune_energy_saved_wh_total 0.6166`,
+	} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("metrics lack %q:\n%s", want, body)
+		}
 	}
 }
