@@ -31,9 +31,9 @@ func guardCase(t *testing.T) (*Snapshot, *policy.View) {
 	for _, n := range names {
 		a.Group[n] = 0
 	}
-	f := NewFeatures(900, 0)
-	f.Update(1000, snap.Nodes, a.Group, snap.Jobs)
-	st := BuildState(rs, a, f, snap)
+	h := NewHistory(900, 0, names)
+	h.Update(1000, snap.Nodes, snap.Jobs)
+	st := BuildState(rs, a, h, 0, snap)
 	v, err := st.View(rs.Cluster, rs.Period)
 	if err != nil {
 		t.Fatal(err)

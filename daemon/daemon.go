@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -50,8 +51,9 @@ type Daemon struct {
 	policy   policy.Policy
 	guard    Guard
 	assign   *Assignment
-	features *Features
-	failures int // consecutive failed cycles
+	history  *History
+	loaded   *History // read from the state directory, used once the nodes are known
+	failures int      // consecutive failed cycles
 	logMu    sync.Mutex
 	decision policy.Decision
 }
@@ -98,14 +100,12 @@ func New(cfg Config) (*Daemon, error) {
 		if err := os.MkdirAll(cfg.StateDir, 0o755); err != nil {
 			return nil, fmt.Errorf("state dir: %w", err)
 		}
-		f, ok, err := LoadFeatures(cfg.StateDir)
+		h, ok, err := LoadHistory(cfg.StateDir)
 		if err != nil {
 			return nil, err
 		}
 		if ok {
-			d.features = f
-			cfg.Logf("continuing the feature history of %s (started %s, %d arrivals)", cfg.StateDir,
-				time.Unix(f.Start, 0).UTC().Format(time.RFC3339), len(f.Recent))
+			d.loaded = h
 		}
 	}
 	return d, nil
@@ -239,26 +239,34 @@ func (d *Daemon) cycle(ctx context.Context, now int64, rec *Record) error {
 			}
 		}
 		d.assign = a
-		if d.features == nil {
-			d.features = NewFeatures(now, *d.cfg.TZOffset)
+		if h := d.loaded; h != nil && slices.Equal(h.Names, a.Order) {
+			d.history = h
+			d.cfg.Logf("continuing the feature history of %s (started %s, %d arrivals)", d.cfg.StateDir,
+				time.Unix(h.F.Start(), 0).UTC().Format(time.RFC3339), len(h.F.Recent()))
+		} else {
+			if h != nil {
+				d.cfg.Logf("warning: %s holds the history of other nodes (%d): starting a new one", d.cfg.StateDir, len(h.Names))
+			}
+			d.history = NewHistory(now, *d.cfg.TZOffset, a.Order)
 		}
+		d.loaded = nil
 	}
-	f := d.features
-	if now < f.Last {
-		now = f.Last // the clock went back: keep time monotonic
+	h := d.history
+	if now < h.F.Now() {
+		now = h.F.Now() // the clock went back: keep time monotonic
 		snap.Time = now
 	}
-	rec.Events = f.Update(now, snap.Nodes, d.assign.Group, snap.Jobs)
+	rec.Events = h.Update(now, snap.Nodes, snap.Jobs)
 	for _, e := range rec.Events {
 		d.cfg.Logf("%s: %s", e.Node, e.What)
 		d.cfg.Metrics.resumeFailed()
 	}
 	if d.cfg.StateDir != "" {
-		if err := f.Save(d.cfg.StateDir); err != nil {
+		if err := h.Save(d.cfg.StateDir); err != nil {
 			d.cfg.Logf("saving the feature state: %v", err)
 		}
 	}
-	st := BuildState(d.cfg.Rules, d.assign, f, snap)
+	st := BuildState(d.cfg.Rules, d.assign, h, *d.cfg.TZOffset, snap)
 	v, err := st.View(groupsFor(d.cfg.Rules, d.assign), d.cfg.Rules.Period)
 	if err != nil {
 		return fmt.Errorf("building the view: %w", err)
@@ -347,6 +355,6 @@ func (d *Daemon) writeRecord(rec *Record) {
 	}
 }
 
-// Features returns the daemon's feature state (nil before the first
+// History returns the daemon's feature history (nil before the first
 // cycle that read Slurm).
-func (d *Daemon) Features() *Features { return d.features }
+func (d *Daemon) History() *History { return d.history }

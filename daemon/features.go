@@ -1,172 +1,180 @@
 package daemon
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 
 	"github.com/ecotune/ecotune/policy"
 )
 
-// FeaturesVersion is the schema version of the state file.
-const FeaturesVersion = 1
+// HistoryVersion is the schema version of the state file.
+const HistoryVersion = 1
 
 // maxStateBytes bounds the state file read.
 const maxStateBytes = 64 << 20
 
-// Features is what the daemon accumulates over time, as the simulator
-// does over a replay: when each node entered its state and last became
-// idle, recent arrivals, the smoothed slots submitted per local hour.
-// It persists in the state directory so a restarted daemon continues
-// the same history.
-type Features struct {
-	Version  int                   `json:"version"`
-	Start    int64                 `json:"start"`
-	Last     int64                 `json:"last"` // time of the last update
-	TZOffset int                   `json:"tz_offset_s"`
-	Nodes    map[string]*NodeTrack `json:"nodes"`
-	// MaxJobID is the highest job ID seen: later IDs are new arrivals.
-	MaxJobID int64                 `json:"max_job_id"`
-	Recent   []policy.StateArrival `json:"recent"`
-	Hourly   [24]float64           `json:"hourly_slots"`
-	Rolled   bool                  `json:"rolled"` // Hourly holds a day at least
-	Today    [24]float64           `json:"today"`
-	Day      int64                 `json:"day"` // local day number of Today
+// History is what the daemon accumulates over time: policy.Features, the
+// feature state the simulator keeps over a replay (recent arrivals, the
+// smoothed slots submitted per local hour, when each node entered its
+// state and last became idle), fed with what each poll observes; and
+// what the daemon itself must remember to feed it right (the managed
+// nodes in feature order, the highest job ID fed, nodes whose resume
+// failed). It persists in the state directory so a restarted daemon
+// continues the same history.
+type History struct {
+	F *policy.Features
+	// Names are the managed nodes: node i of F is Names[i].
+	Names []string
+	// MaxJobID is the highest job ID fed: later IDs are new arrivals.
+	MaxJobID int64
+	// Failed are the nodes whose resume failed and that have not come
+	// back since.
+	Failed map[string]bool
 	// ResumeFailures counts nodes that failed to come back from a power
 	// down (left to Slurm).
-	ResumeFailures int64 `json:"resume_failures"`
+	ResumeFailures int64
+	index          map[string]int
 }
 
-// NodeTrack is one node's history.
-type NodeTrack struct {
-	State       string `json:"state"` // policy state name, or "unavailable"
-	Since       int64  `json:"since"`
-	IdleSince   int64  `json:"idle_since"`
-	LastFailed  int64  `json:"last_failed,omitempty"`
-	Failed      bool   `json:"failed,omitempty"` // resume failure seen, not yet recovered
-	Unavailable string `json:"unavailable,omitempty"`
+// NewHistory starts a history at now for the managed nodes names, every
+// node idle since now, as the simulator starts its replay.
+func NewHistory(now int64, tz int, names []string) *History {
+	h := &History{F: policy.NewFeatures(now, tz, len(names)), Names: slices.Clone(names), Failed: map[string]bool{}}
+	h.reindex()
+	return h
 }
 
-// NewFeatures starts an empty history at now.
-func NewFeatures(now int64, tz int) *Features {
-	return &Features{Version: FeaturesVersion, Start: now, Last: now, TZOffset: tz, Nodes: map[string]*NodeTrack{}, Day: localDay(now, tz)}
-}
-
-func localDay(t int64, tz int) int64 {
-	x := t + int64(tz)
-	d := x / 86400
-	if x%86400 < 0 {
-		d--
+func (h *History) reindex() {
+	h.index = make(map[string]int, len(h.Names))
+	for i, n := range h.Names {
+		h.index[n] = i
 	}
-	return d
 }
 
-// Event is something the feature state noticed in an update.
+// Event is something the history noticed in an update.
 type Event struct {
 	Node string `json:"node"`
 	What string `json:"what"`
 }
 
-// Update feeds one snapshot of the managed nodes (and all jobs) taken at
-// now. It returns what it noticed (resume failures).
-func (f *Features) Update(now int64, nodes []Node, managed map[string]int, jobs []Job) []Event {
+// Update feeds one poll taken at now: the clock, the jobs not fed before
+// (in submit time, then job ID order; a submit time after now counts as
+// now), and the state of every available managed node (a node that
+// became idle since the last poll at Slurm's last-busy time when it lies
+// in between). Unavailable nodes are not fed: their history waits until
+// they are back. A node found down after a failed resume enters Off from
+// Booting (LastFailed, as the simulator's failed boots) once, and is
+// counted. It returns what it noticed.
+func (h *History) Update(now int64, nodes []Node, jobs []Job) []Event {
+	f := h.F
+	last := f.Now()
+	f.Advance(now)
+	var fresh []*Job
+	for i := range jobs {
+		if jobs[i].ID > h.MaxJobID {
+			fresh = append(fresh, &jobs[i])
+		}
+	}
+	slices.SortFunc(fresh, func(a, b *Job) int { return cmp.Or(cmp.Compare(a.Submit, b.Submit), cmp.Compare(a.ID, b.ID)) })
+	for _, j := range fresh {
+		f.Submitted(policy.Arrival{Time: min(j.Submit, now), Slots: max(j.CPUs, 1), ReqTime: j.TimeLimit})
+		h.MaxJobID = max(h.MaxJobID, j.ID)
+	}
 	var events []Event
-	for f.Day < localDay(now, f.TZOffset) {
-		f.roll()
-	}
-	for i := range nodes {
-		n := &nodes[i]
-		if _, ok := managed[n.Name]; !ok {
+	for k := range nodes {
+		n := &nodes[k]
+		i, ok := h.index[n.Name]
+		if !ok {
 			continue
 		}
-		state := n.Power.String()
-		if n.Unavailable != "" {
-			state = "unavailable"
-		}
-		t := f.Nodes[n.Name]
-		if t == nil {
-			t = &NodeTrack{State: state, Since: now, IdleSince: now}
-			if n.Power == policy.Idle && n.LastBusy > 0 && n.LastBusy <= now {
-				t.Since, t.IdleSince = n.LastBusy, n.LastBusy
-			}
-			f.Nodes[n.Name] = t
-		} else if t.State != state {
-			t.State, t.Since = state, now
-			if state == "idle" {
-				t.IdleSince = now
-				if n.LastBusy > f.Last && n.LastBusy <= now {
-					t.Since, t.IdleSince = n.LastBusy, n.LastBusy
+		if n.ResumeFailed {
+			if !h.Failed[n.Name] {
+				h.Failed[n.Name] = true
+				h.ResumeFailures++
+				if f.Node(i).State != policy.Booting {
+					f.NodeChanged(i, policy.Booting, now)
 				}
+				f.NodeChanged(i, policy.Off, now)
+				events = append(events, Event{Node: n.Name, What: "resume failed (left to Slurm)"})
 			}
-		}
-		t.Unavailable = n.Unavailable
-		if n.ResumeFailed && !t.Failed {
-			t.Failed, t.LastFailed = true, now
-			f.ResumeFailures++
-			events = append(events, Event{Node: n.Name, What: "resume failed (left to Slurm)"})
-		} else if !n.ResumeFailed && t.Failed {
-			t.Failed = false
-		}
-	}
-	var fresh []policy.StateArrival
-	maxID := f.MaxJobID
-	for _, j := range jobs {
-		if j.ID <= f.MaxJobID {
 			continue
 		}
-		maxID = max(maxID, j.ID)
-		at := min(j.Submit, now)
-		fresh = append(fresh, policy.StateArrival{Time: at, Slots: max(j.CPUs, 1), ReqTime: j.TimeLimit})
-		if localDay(at, f.TZOffset) == f.Day {
-			h := (at + int64(f.TZOffset)) % 86400 / 3600
-			if h < 0 {
-				h += 24
-			}
-			f.Today[h] += float64(max(j.CPUs, 1))
+		if n.Unavailable != "" {
+			continue
 		}
-	}
-	f.MaxJobID = maxID
-	sort.SliceStable(fresh, func(a, b int) bool { return fresh[a].Time < fresh[b].Time })
-	// Keep Recent in time order: an arrival seen late but submitted
-	// earlier than the last recorded one is placed at the last time.
-	for _, a := range fresh {
-		if k := len(f.Recent); k > 0 && a.Time < f.Recent[k-1].Time {
-			a.Time = f.Recent[k-1].Time
+		delete(h.Failed, n.Name)
+		t := now
+		if n.Power == policy.Idle && n.LastBusy > last && n.LastBusy <= now {
+			t = n.LastBusy
 		}
-		f.Recent = append(f.Recent, a)
+		f.NodeChanged(i, n.Power, t)
 	}
-	if len(f.Recent) > policy.RecentCap {
-		f.Recent = append([]policy.StateArrival(nil), f.Recent[len(f.Recent)-policy.RecentCap:]...)
-	}
-	f.Last = now
 	return events
 }
 
-// roll closes the local day as the simulator does at local midnight:
-// HourlySlots becomes 1/7 of the day just ended plus 6/7 of its previous
-// value (the first day taken as it is).
-func (f *Features) roll() {
-	for k := range f.Hourly {
-		if f.Rolled {
-			f.Hourly[k] += (f.Today[k] - f.Hourly[k]) / 7
-		} else {
-			f.Hourly[k] = f.Today[k]
-		}
-	}
-	f.Rolled = true
-	f.Today = [24]float64{}
-	f.Day++
+// historyJSON is the state file.
+type historyJSON struct {
+	Version        int              `json:"version"`
+	Names          []string         `json:"nodes"`
+	MaxJobID       int64            `json:"max_job_id"`
+	Failed         []string         `json:"failed,omitempty"`
+	ResumeFailures int64            `json:"resume_failures"`
+	Features       *policy.Features `json:"features"`
 }
 
-// stateFile is the name of the feature state in the state directory.
+// MarshalJSON writes the state file's form.
+func (h *History) MarshalJSON() ([]byte, error) {
+	j := historyJSON{Version: HistoryVersion, Names: h.Names, MaxJobID: h.MaxJobID, ResumeFailures: h.ResumeFailures, Features: h.F}
+	for n := range h.Failed {
+		j.Failed = append(j.Failed, n)
+	}
+	slices.Sort(j.Failed)
+	return json.Marshal(&j)
+}
+
+// ParseHistory decodes and checks a state file.
+func ParseHistory(data []byte) (*History, error) {
+	if len(data) > maxStateBytes {
+		return nil, fmt.Errorf("larger than %d bytes", maxStateBytes)
+	}
+	var j historyJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return nil, err
+	}
+	switch {
+	case j.Version != HistoryVersion:
+		return nil, fmt.Errorf("version: %d, this ecotune reads version %d", j.Version, HistoryVersion)
+	case j.Features == nil:
+		return nil, errors.New("features: missing")
+	case j.Features.Nodes() != len(j.Names):
+		return nil, fmt.Errorf("nodes: %d names for %d nodes of features", len(j.Names), j.Features.Nodes())
+	case j.ResumeFailures < 0 || j.MaxJobID < 0:
+		return nil, errors.New("max_job_id, resume_failures: want counts ≥ 0")
+	}
+	h := &History{F: j.Features, Names: j.Names, MaxJobID: j.MaxJobID, ResumeFailures: j.ResumeFailures, Failed: map[string]bool{}}
+	h.reindex()
+	if len(h.index) != len(h.Names) {
+		return nil, errors.New("nodes: a name given twice")
+	}
+	for _, n := range j.Failed {
+		if _, ok := h.index[n]; !ok {
+			return nil, fmt.Errorf("failed: %q is not one of the nodes", n)
+		}
+		h.Failed[n] = true
+	}
+	return h, nil
+}
+
+// stateFile is the name of the history in the state directory.
 const stateFile = "features.json"
 
-// LoadFeatures reads the feature state of dir; ok is false when there is
-// none yet.
-func LoadFeatures(dir string) (f *Features, ok bool, err error) {
+// LoadHistory reads the history of dir; ok is false when there is none.
+func LoadHistory(dir string) (h *History, ok bool, err error) {
 	path := filepath.Join(dir, stateFile)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -175,53 +183,16 @@ func LoadFeatures(dir string) (f *Features, ok bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	f, err = ParseFeatures(data)
+	h, err = ParseHistory(data)
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: %w", path, err)
 	}
-	return f, true, nil
+	return h, true, nil
 }
 
-// ParseFeatures decodes and checks a feature state.
-func ParseFeatures(data []byte) (*Features, error) {
-	if len(data) > maxStateBytes {
-		return nil, fmt.Errorf("larger than %d bytes", maxStateBytes)
-	}
-	var f Features
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, err
-	}
-	switch {
-	case f.Version != FeaturesVersion:
-		return nil, fmt.Errorf("version: %d, this ecotune reads version %d", f.Version, FeaturesVersion)
-	case f.Last < f.Start:
-		return nil, fmt.Errorf("last: %d before start %d", f.Last, f.Start)
-	case len(f.Recent) > policy.RecentCap:
-		return nil, fmt.Errorf("recent: %d arrivals, at most %d", len(f.Recent), policy.RecentCap)
-	case f.TZOffset < -86400 || f.TZOffset > 86400:
-		return nil, fmt.Errorf("tz_offset_s: %d out of a day", f.TZOffset)
-	case f.Day > localDay(f.Last, f.TZOffset)+1 || f.Day < localDay(f.Start, f.TZOffset)-1:
-		return nil, fmt.Errorf("day: %d outside the state's time span", f.Day)
-	}
-	for i, a := range f.Recent {
-		if a.Slots < 1 || a.Time > f.Last || (i > 0 && a.Time < f.Recent[i-1].Time) {
-			return nil, fmt.Errorf("recent[%d]: want slots ≥ 1 and times in order up to last", i)
-		}
-	}
-	for name, t := range f.Nodes {
-		if t == nil || t.Since > f.Last || t.IdleSince > f.Last {
-			return nil, fmt.Errorf("nodes.%s: missing, or times after last (%d)", name, f.Last)
-		}
-	}
-	if f.Nodes == nil {
-		f.Nodes = map[string]*NodeTrack{}
-	}
-	return &f, nil
-}
-
-// Save writes the feature state to dir atomically.
-func (f *Features) Save(dir string) error {
-	data, err := json.Marshal(f)
+// Save writes the history to dir atomically.
+func (h *History) Save(dir string) error {
+	data, err := json.Marshal(h)
 	if err != nil {
 		return err
 	}

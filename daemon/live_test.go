@@ -425,8 +425,8 @@ func TestLiveFaults(t *testing.T) {
 	// ResumeProgram fails, ResumeTimeout passes: the node is down~.
 	c.Sbatch(t, "-N", "1", "--wrap", "sleep 1")
 	l.waitLog(t, 120*time.Second, "a resume failure counted", func([]Record) bool {
-		f := l.d.Features()
-		return f != nil && f.ResumeFailures > 0
+		h := l.d.History()
+		return h != nil && h.ResumeFailures > 0
 	})
 	recs = l.log.records(t)
 	var events []Event

@@ -12,14 +12,16 @@ import (
 // the same code: the managed, available nodes in assignment order with
 // their states and since times; pending jobs in submit order; running
 // jobs in start order on the nodes of the View; recent arrivals and the
-// smoothed hourly slots from the feature state. Unavailable nodes are
+// smoothed hourly slots from the feature state (policy.Features). Unavailable nodes are
 // left out of the View: the policy never sees them, so it never acts on
 // them.
-func BuildState(rs *policy.RuleSet, a *Assignment, f *Features, snap *Snapshot) *policy.State {
+func BuildState(rs *policy.RuleSet, a *Assignment, h *History, tz int, snap *Snapshot) *policy.State {
 	now := snap.Time
-	s := &policy.State{Now: now, Start: f.Start, TZOffset: f.TZOffset, Recent: slices.Clone(f.Recent)}
-	if f.Rolled {
-		s.HourlySlots = slices.Clone(f.Hourly[:])
+	f := h.F
+	hourly := f.HourlySlots()
+	s := &policy.State{Now: now, Start: f.Start(), TZOffset: tz, HourlySlots: hourly[:]}
+	for _, r := range f.Recent() {
+		s.Recent = append(s.Recent, policy.StateArrival(r))
 	}
 	byName := make(map[string]*Node, len(snap.Nodes))
 	for i := range snap.Nodes {
@@ -33,13 +35,14 @@ func BuildState(rs *policy.RuleSet, a *Assignment, f *Features, snap *Snapshot) 
 		}
 		g := rs.Cluster[a.Group[name]]
 		sn := policy.StateNode{Name: name, Group: g.Name, State: n.Power.String(), Since: now}
-		if t := f.Nodes[name]; t != nil {
+		if i, ok := h.index[name]; ok {
+			t := f.Node(i)
 			sn.Since = min(t.Since, now)
 			if n.Power == policy.Idle && t.IdleSince != sn.Since {
 				is := min(t.IdleSince, now)
 				sn.IdleSince = &is
 			}
-			if t.LastFailed != 0 {
+			if t.LastFailed != policy.NoTime {
 				lf := t.LastFailed
 				sn.LastFailed = &lf
 			}
