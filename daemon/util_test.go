@@ -1,14 +1,11 @@
 package daemon
 
 import (
-	"encoding/json"
 	"fmt"
 	"testing"
 )
 
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
-
-func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
 
 // testutilCounter reads one unlabelled counter of m.
 func testutilCounter(t testing.TB, m *Metrics, name string) float64 {
