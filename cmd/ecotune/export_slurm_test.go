@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,8 +14,11 @@ import (
 // cluster's slurm.conf: slurmctld starts with it and `scontrol show
 // config` shows every exported value. Under CI=true a missing Slurm
 // fails the test.
+//
+// Then one dry-run cycle of `ecotune daemon` on that cluster with the
+// exported rule set and the same node map: it reads the four nodes and
+// decides, and changes nothing.
 func TestExportSlurmAcceptedBySlurmctld(t *testing.T) {
-	t.Parallel()
 	dir, _ := writeRunDir(t)
 	tmp := t.TempDir()
 	nodesMap := filepath.Join(tmp, "nodes.map")
@@ -61,5 +65,33 @@ func TestExportSlurmAcceptedBySlurmctld(t *testing.T) {
 		} else {
 			t.Logf("%s: exported %s, slurmctld runs %s", k, v, g)
 		}
+	}
+
+	t.Setenv("SLURM_CONF", c.Conf)
+	log, err := runApp(t, "daemon", "--rules", filepath.Join(tmp, "rules.json"), "--nodes-map", nodesMap, "--once", "--dry-run", "--log", "-")
+	if err != nil {
+		t.Fatalf("daemon --once --dry-run: %v\n%s", err, log)
+	}
+	var rec struct {
+		View struct {
+			Nodes, Idle int
+		} `json:"view"`
+		Decision *struct{ Policy string } `json:"decision"`
+		DryRun   bool                     `json:"dry_run"`
+	}
+	var line string // runApp's output holds the notices too
+	for _, l := range strings.Split(log, "\n") {
+		if strings.HasPrefix(l, "{") {
+			line = l
+		}
+	}
+	if err := json.Unmarshal([]byte(line), &rec); err != nil {
+		t.Fatalf("decision log %q: %v", log, err)
+	}
+	if rec.View.Nodes != 4 || rec.View.Idle != 4 || rec.Decision == nil || rec.Decision.Policy != "idle-timeout" || !rec.DryRun {
+		t.Errorf("daemon's first cycle: %s", line)
+	}
+	if events := c.PowerLog(t); len(events) != 0 {
+		t.Errorf("dry run powered nodes: %+v", events)
 	}
 }
