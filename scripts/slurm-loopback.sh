@@ -28,7 +28,8 @@
 #
 # The instance directory holds slurm.conf, env (SLURM_CONF=... for `source`
 # or `set -a; . DIR/env`), power.log (one line per Suspend/Resume call:
-# "UNIX_TIME VERB NODELIST", VERB suspend, resume or resume-failed), the
+# "UNIX_TIME VERB NODELIST", VERB suspend or resume, and a line
+# "UNIX_TIME resume-failed NODE" for each node --fail-resume names), the
 # programs in bin/, state/, spool/, log/ and run/ (pid files). Several
 # instances run at once if their directories and port ranges differ; munged
 # is shared by all. Must run as root.
@@ -58,8 +59,10 @@
 #   marks the node down at ResumeTimeout: it waits for a boot. And the boot
 #   must come visibly after the request: a slurmd started within ~1 s of the
 #   power_up reports a boot time (now - uptime, whole seconds) not after the
-#   request, slurmctld ignores the registration and the node goes down at
-#   ResumeTimeout (seen on a loaded machine). The ResumeProgram waits 2 s.
+#   request, slurmctld ignores the registration (22.05 node_mgr.c
+#   waiting_for_node_boot(): boot_time < boot_req_time, "Still waiting for
+#   boot", a debug message) and the node goes down at ResumeTimeout (seen on
+#   a loaded machine). The ResumeProgram waits 2 s before starting slurmd.
 # - Power saving acts about every 10 s; idle -> idle~ takes ~20 s with
 #   SuspendTime=10. SuspendTime=INFINITE switches power saving off entirely
 #   and every `scontrol update state=power_down|power_up` is then refused.
@@ -71,8 +74,28 @@
 #   node is back; a job requeued after a failed resume is held ~2 minutes; a
 #   failed resume leaves the node down~ (down + POWERED_DOWN + NOT_RESPONDING)
 #   with reason "ResumeTimeout reached".
-# - SuspendExcNodes=node[01-08]:2 (count syntax) is accepted by 22.05;
+# - SuspendExcNodes=node[01-08]:2 (count syntax) is accepted by 22.05 and
+#   honoured (with node[01-04]:2 and SuspendTime=10, two of four idle nodes
+#   were suspended: idle% after 12 s, idle~ after 22 s, SuspendTimeout=3);
 #   `sbatch --array` works here.
+# - `scontrol version` prints "slurm-wlm 22.05.8" on Debian.
+# - With slurmctld stopped, `sinfo --json` still exits 0 and puts the failure
+#   in the JSON's "errors" list ("Unspecified error", errno -1).
+# - After a slurmctld restart the nodes are UNKNOWN until their slurmd
+#   register again (up to ~30 s here); state (down~ and its reason) survives.
+# - `scontrol show node -o` leaves Port= out when it equals SlurmdPort; OS=
+#   and Reason= hold spaces; SLURM_TIME_FORMAT=%s makes times Unix seconds.
+# - squeue --json's time_limit is minutes; a job without a limit shows null
+#   or 525600 (365 days), squeue's text UNLIMITED or 365-00:00:00 likewise.
+# - state=power_down_asap on a busy node drains it: draining! (allocated +
+#   DRAIN + POWER_DOWN, reason POWER_DOWN_ASAP) while the job runs, drained!
+#   (idle + DRAIN + POWER_DOWN) when it ends, then idle% and idle~ (DRAIN
+#   cleared, the reason kept) ~10 s later.
+# - A job sent to powered-down nodes: alloc~ (allocated+POWERED_DOWN), then
+#   alloc# while they boot, the job CONFIGURING until ~30 s after they are
+#   back. The ResumeProgram gets all nodes of a job in one hostlist.
+# - Measured here (2 cores, loaded): `up` 2-5 s; power_down -> idle~ 11 s
+#   with SuspendTimeout=3; power_up -> idle 3.4 s (2 s of it the delay above).
 set -euo pipefail
 
 die() { echo "slurm-loopback: $*" >&2; exit 1; }
@@ -199,13 +222,13 @@ fail=""
 [ -s $dir/fail-resume ] && fail=\$(scontrol show hostnames "\$(tr '\n' ',' <$dir/fail-resume | sed 's/,*\$//')" 2>/dev/null || true)
 status=0
 booted=
+echo "\$(date +%s) resume \$1" >>$dir/power.log
 for n in \$(scontrol show hostnames "\$1"); do
 	if printf '%s\n' \$fail | grep -qx "\$n"; then
 		echo "\$(date +%s) resume-failed \$n" >>$dir/power.log
 		status=1
 		continue
 	fi
-	echo "\$(date +%s) resume \$n" >>$dir/power.log
 	pidf=$dir/run/slurmd-\$n.pid
 	if [ -f "\$pidf" ] && kill -0 "\$(cat "\$pidf")" 2>/dev/null; then continue; fi
 	# A node that boots within the second of the resume request reports a

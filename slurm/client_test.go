@@ -77,7 +77,7 @@ func TestClientFallsBackToText(t *testing.T) {
 }
 
 func TestPowerCommands(t *testing.T) {
-	v2205, v2302 := Version{22, 5, 8}, Version{23, 2, 1}
+	v2205, v2405 := Version{22, 5, 8}, Version{24, 5, 1}
 	nodes := []string{"node07", "node05", "node06"}
 	cases := []struct {
 		v    Version
@@ -88,9 +88,9 @@ func TestPowerCommands(t *testing.T) {
 		{v2205, "down", false, "scontrol update nodename=node[05-07] state=power_down"},
 		{v2205, "down", true, "scontrol update nodename=node[05-07] state=power_down_asap"},
 		{v2205, "up", false, "scontrol update nodename=node[05-07] state=power_up"},
-		{v2302, "down", false, "scontrol power down node[05-07]"},
-		{v2302, "down", true, "scontrol power down asap node[05-07]"},
-		{v2302, "up", false, "scontrol power up node[05-07]"},
+		{v2405, "down", false, "scontrol power down node[05-07]"},
+		{v2405, "down", true, "scontrol power down asap node[05-07]"},
+		{v2405, "up", false, "scontrol power up node[05-07]"},
 	}
 	for _, c := range cases {
 		f := &fakeRunner{out: map[string]string{c.want: ""}}

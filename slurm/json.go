@@ -28,8 +28,27 @@ type Node struct {
 	LastBusy        time.Time
 }
 
-// Power classifies the node's state for power management.
-func (n Node) Power() PowerClass { return n.State.Power() }
+// ReasonPowerDownASAP is the reason Slurm 22.05 gives a node it drains for
+// `state=power_down_asap`.
+const ReasonPowerDownASAP = "POWER_DOWN_ASAP"
+
+// Power classifies the node for power management: its state's class
+// (NodeState.Power), except that a node Slurm drains only to power it down
+// once its jobs end is PowerDownRequested, not unavailable. Slurm 22.05
+// carries out `state=power_down_asap` as DRAIN + POWER_DOWN with reason
+// POWER_DOWN_ASAP (measured: draining! = allocated+DRAIN+POWER_DOWN while
+// the job runs, then drained! = idle+DRAIN+POWER_DOWN, idle%, idle~); a
+// node an administrator drained keeps its own reason and stays unavailable.
+func (n Node) Power() PowerClass {
+	c := n.State.Power()
+	s := n.State
+	if c == PowerUnavailable && n.Reason == ReasonPowerDownASAP && len(s.Unknown) == 0 &&
+		s.Flags.Has(FlagDrain|FlagPowerDown) && s.Flags&(unavailableFlags&^FlagDrain|FlagNotResponding) == 0 &&
+		(s.Base == BaseIdle || s.Base == BaseAllocated || s.Base == BaseMixed) {
+		return PowerDownRequested
+	}
+	return c
+}
 
 // Job is one job as squeue --json (or squeue's text) reports it.
 type Job struct {
@@ -38,9 +57,15 @@ type Job struct {
 	// ArrayTaskID the task's index, or -1 when the job is no array task.
 	ArrayJobID  int64
 	ArrayTaskID int64
-	Name        string
-	User        string
-	Partition   string
+	// ArrayTasks is, for a pending array record that stands for tasks not
+	// yet split off, their index expression ("5-6", "1-9:2%4"), else "".
+	// Instances is how many jobs the record stands for: the number of those
+	// tasks, or 1.
+	ArrayTasks string
+	Instances  int
+	Name       string
+	User       string
+	Partition  string
 	// State is Slurm's job state name (PENDING, RUNNING, CONFIGURING,
 	// COMPLETING, COMPLETED, CANCELLED, ...); Phase groups it.
 	State  string
@@ -322,6 +347,7 @@ type jsonJob struct {
 	JobID        jsonNum     `json:"job_id"`
 	ArrayJobID   jsonNum     `json:"array_job_id"`
 	ArrayTaskID  jsonNum     `json:"array_task_id"`
+	ArrayTasks   string      `json:"array_task_string"`
 	Name         string      `json:"name"`
 	UserName     string      `json:"user_name"`
 	Partition    string      `json:"partition"`
@@ -385,6 +411,10 @@ func ParseJobsJSON(data []byte) ([]Job, error) {
 		if jj.ArrayTaskID.set {
 			task = jj.ArrayTaskID.int64()
 		}
+		instances, err := countArrayTasks(jj.ArrayTasks)
+		if err != nil {
+			return nil, fmt.Errorf("squeue --json: job %d (id %d): field array_task_string: %v", i, id, err)
+		}
 		limit := time.Duration(0)
 		if m := jj.TimeLimit.int64(); m > 0 && m < 1<<31 {
 			limit = time.Duration(m) * time.Minute
@@ -393,6 +423,8 @@ func ParseJobsJSON(data []byte) ([]Job, error) {
 			ID:           id,
 			ArrayJobID:   jj.ArrayJobID.int64(),
 			ArrayTaskID:  task,
+			ArrayTasks:   jj.ArrayTasks,
+			Instances:    instances,
 			Name:         jj.Name,
 			User:         jj.UserName,
 			Partition:    jj.Partition,
@@ -410,4 +442,44 @@ func ParseJobsJSON(data []byte) ([]Job, error) {
 		})
 	}
 	return out, nil
+}
+
+// maxArrayTasks bounds the tasks one array expression may count, as Slurm's
+// MaxArraySize does (its largest allowed value is 4000001).
+const maxArrayTasks = 4000001
+
+// countArrayTasks counts the indices of a job array expression such as
+// "1-3,5,7-15:2%4" ("%N" limits how many run at once and does not change the
+// count); "" counts 1, a record that is a single job.
+func countArrayTasks(expr string) (int, error) {
+	if expr == "" {
+		return 1, nil
+	}
+	body, _, _ := strings.Cut(expr, "%")
+	total := 0
+	for _, part := range strings.Split(body, ",") {
+		rng, stepS, hasStep := strings.Cut(part, ":")
+		loS, hiS, isRange := strings.Cut(rng, "-")
+		lo, err := strconv.Atoi(loS)
+		if err != nil || lo < 0 || lo > maxArrayTasks {
+			return 0, fmt.Errorf("array index %q in %q", loS, expr)
+		}
+		hi := lo
+		if isRange {
+			if hi, err = strconv.Atoi(hiS); err != nil || hi < lo || hi > maxArrayTasks {
+				return 0, fmt.Errorf("array range %q in %q", rng, expr)
+			}
+		}
+		step := 1
+		if hasStep {
+			if step, err = strconv.Atoi(stepS); err != nil || step < 1 {
+				return 0, fmt.Errorf("array step %q in %q", stepS, expr)
+			}
+		}
+		total += (hi-lo)/step + 1
+		if total > maxArrayTasks {
+			return 0, fmt.Errorf("%q counts more than %d tasks", expr, maxArrayTasks)
+		}
+	}
+	return total, nil
 }

@@ -88,6 +88,16 @@ func TestParseJobsJSONFixtures(t *testing.T) {
 			{1, "RUNNING", JobRunning, 2, 2, "node[01-02]", 1795623463, 1795623464, 5 * time.Minute},
 			{2, "RUNNING", JobRunning, 3, 1, "node01", 1795623463, 1795623464, 0},
 		},
+		"live-array-squeue.json": {
+			{4, "COMPLETED", JobFinished, 1, 1, "node01", 1795624839, 1795624841, 0},
+			{2, "CANCELLED", JobFinished, 2, 2, "node[01-02]", 1795624839, 1795624847, 0},
+			{3, "CANCELLED", JobFinished, 1, 1, "", 1795624839, 1795624848, 0},
+			{5, "COMPLETED", JobFinished, 1, 1, "node02", 1795624839, 1795624841, 0},
+			{1, "COMPLETED", JobFinished, 1, 1, "node01", 1795624839, 1795624844, 0},
+			{6, "PENDING", JobPending, 1, 1, "", 1795624850, 0, 0},
+			{8, "RUNNING", JobRunning, 2, 2, "node[01-02]", 1795624850, 1795624851, 0},
+			{7, "PENDING", JobPending, 2, 2, "", 1795624850, 0, 0},
+		},
 		"live-squeue.json": {
 			{1, "COMPLETED", JobFinished, 2, 2, "node[01-02]", 1795623463, 1795623464, 5 * time.Minute},
 			{2, "COMPLETED", JobFinished, 3, 1, "node01", 1795623463, 1795623464, 0},
@@ -132,8 +142,23 @@ func TestParseJobsJSONFixtures(t *testing.T) {
 		t.Errorf("job 4 restarts %d; job 1 array %d/%d", jobs[3].RestartCount, jobs[0].ArrayJobID, jobs[0].ArrayTaskID)
 	}
 	jobs, _ = ParseJobsJSON(readFixture(t, "live-squeue.json"))
-	if jobs[2].ArrayJobID != 3 || jobs[2].ArrayTaskID != 1 {
+	if jobs[2].ArrayJobID != 3 || jobs[2].ArrayTaskID != 1 || jobs[2].Instances != 1 {
 		t.Errorf("array task: %d/%d", jobs[2].ArrayJobID, jobs[2].ArrayTaskID)
+	}
+	// Pending array records stand for their tasks not yet split off: job 6
+	// (held, tasks 1-3) and job 7 (tasks 5-6; task 4 runs as job 8).
+	jobs, _ = ParseJobsJSON(readFixture(t, "live-array-squeue.json"))
+	for _, c := range []struct {
+		i         int
+		arr, task int64
+		tasks     string
+		instances int
+		reason    string
+	}{{5, 6, -1, "1-3", 3, "JobHeldUser"}, {6, 7, 4, "", 1, "None"}, {7, 7, -1, "5-6", 2, "Resources"}} {
+		j := jobs[c.i]
+		if j.ArrayJobID != c.arr || j.ArrayTaskID != c.task || j.ArrayTasks != c.tasks || j.Instances != c.instances || j.Reason != c.reason {
+			t.Errorf("live-array-squeue.json job %d: %+v", j.ID, j)
+		}
 	}
 }
 
@@ -218,8 +243,12 @@ func FuzzParseNodesJSON(f *testing.F) {
 			}
 			_ = n.Power().String()
 			// The classification is a function of the printed state.
-			if again := ParseScontrolState(n.State.String()); again.Power() != n.Power() {
-				t.Fatalf("%s: %v is %v, re-read %v", n.Name, n.State, n.Power(), again.Power())
+			if again := ParseScontrolState(n.State.String()); again.Power() != n.State.Power() {
+				t.Fatalf("%s: %v is %v, re-read %v", n.Name, n.State, n.State.Power(), again.Power())
+			}
+			// Only a power_down_asap drain moves a node out of unavailable.
+			if c := n.Power(); c != n.State.Power() && (c != PowerDownRequested || n.Reason != ReasonPowerDownASAP) {
+				t.Fatalf("%s: node class %v, state class %v", n.Name, c, n.State.Power())
 			}
 		}
 	})

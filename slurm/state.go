@@ -114,6 +114,7 @@ var flagNames = []struct {
 
 // flagAliases are other spellings of flags seen in Slurm's outputs.
 var flagAliases = map[string]Flags{
+	"PERFCTRS":         FlagNet, // scontrol's name for NET (22.05 node_state_flags)
 	"MAINT":            FlagMaintenance,
 	"RES":              FlagReserved,
 	"NO_RESPOND":       FlagNotResponding,

@@ -77,6 +77,9 @@ func TestParseNodeStateNames(t *testing.T) {
 	if st := ParseScontrolState("DOWN*+POWERED_DOWN"); st.Base != BaseDown || !st.Flags.Has(FlagNotResponding|FlagPoweredDown) {
 		t.Errorf("DOWN*+POWERED_DOWN: %+v", st)
 	}
+	if st := ParseScontrolState("IDLE+PERFCTRS"); st.Flags != FlagNet || st.Power() != PowerIdle {
+		t.Errorf("IDLE+PERFCTRS: %+v", st)
+	}
 	if st := ParseNodeState("", nil); st.Power() != PowerUnavailable || len(st.Unknown) == 0 {
 		t.Errorf("no state at all: %+v", st)
 	}
@@ -102,6 +105,7 @@ var fixturePower = map[string]string{
 	"sinfo-power-down-asap.json": "BBBSIIIU", // 04 idle% after power_down_asap
 	"sinfo-resume-failed.json":   "IIUOIIIU", // 03 down~ (resume failed), 04 idle~
 	"live-sinfo.json":            "BBUB",     // 03 drained, others mixed
+	"live-asap-sinfo.json":       "RI",       // 01 draining! after power_down_asap while its job runs
 }
 
 var letters = map[byte]PowerClass{'U': PowerUnavailable, 'O': PowerOff, 'T': PowerBooting, 'I': PowerIdle,
@@ -133,6 +137,33 @@ func TestPowerClassOnFixtures(t *testing.T) {
 			if got := n.Power(); got != letters[want[i]] {
 				t.Errorf("%s: %s (%v): %v, want %v", f, n.Name, n.State, got, letters[want[i]])
 			}
+		}
+	}
+}
+
+// Slurm drains a node for power_down_asap; such a node is a power-down
+// request, an administrator's drain is not.
+func TestNodePowerDownASAP(t *testing.T) {
+	cases := []struct {
+		base   string
+		flags  []string
+		reason string
+		want   PowerClass
+	}{
+		{"allocated", []string{"DRAIN", "POWER_DOWN"}, ReasonPowerDownASAP, PowerDownRequested}, // draining!
+		{"idle", []string{"DRAIN", "POWER_DOWN"}, ReasonPowerDownASAP, PowerDownRequested},      // drained!
+		{"idle", []string{"DRAIN", "POWER_DOWN"}, "bad disk", PowerUnavailable},                 // drained! by hand
+		{"idle", []string{"DRAIN"}, ReasonPowerDownASAP, PowerUnavailable},
+		{"idle", []string{"DRAIN", "POWER_DOWN", "FAIL"}, ReasonPowerDownASAP, PowerUnavailable},
+		{"idle", []string{"DRAIN", "POWER_DOWN", "NOT_RESPONDING"}, ReasonPowerDownASAP, PowerUnavailable},
+		{"down", []string{"DRAIN", "POWER_DOWN"}, ReasonPowerDownASAP, PowerUnavailable},
+		{"idle", []string{"POWERING_DOWN"}, ReasonPowerDownASAP, PowerShuttingDown}, // idle%
+		{"idle", []string{"POWERED_DOWN"}, ReasonPowerDownASAP, PowerOff},           // idle~
+	}
+	for _, c := range cases {
+		n := Node{Name: "n1", State: ParseNodeState(c.base, c.flags), Reason: c.reason}
+		if got := n.Power(); got != c.want {
+			t.Errorf("%s %v reason %q: %v, want %v", c.base, c.flags, c.reason, got, c.want)
 		}
 	}
 }

@@ -158,16 +158,22 @@ func ParseSqueueText(data []byte) ([]Job, error) {
 		if j.State == "" {
 			return nil, bad("state", fmt.Errorf("empty"))
 		}
+		j.Instances = 1
 		if c[2] != "N/A" && c[2] != "" {
-			task, err := strconv.ParseInt(c[2], 10, 64)
-			if err != nil || task < 0 {
-				return nil, bad("array task id", fmt.Errorf("%q is not a task index", c[2]))
-			}
 			arr, err := strconv.ParseInt(c[1], 10, 64)
 			if err != nil || arr <= 0 {
 				return nil, bad("array job id", fmt.Errorf("%q is not a job id", c[1]))
 			}
-			j.ArrayJobID, j.ArrayTaskID = arr, task
+			j.ArrayJobID = arr
+			if task, err := strconv.ParseInt(c[2], 10, 64); err == nil && task >= 0 {
+				j.ArrayTaskID = task
+			} else {
+				// A pending record of tasks not yet split off: "5-6", "1-9%2".
+				if j.Instances, err = countArrayTasks(c[2]); err != nil {
+					return nil, bad("array task id", err)
+				}
+				j.ArrayTasks = c[2]
+			}
 		}
 		if j.CPUs, err = countField(c[4]); err != nil {
 			return nil, bad("cpus", err)

@@ -31,31 +31,37 @@ func TestTextAgreesWithJSON(t *testing.T) {
 			t.Errorf("node %d:\nJSON %+v\ntext %+v", i, a, b)
 		}
 	}
-	jobsJSON, err := ParseJobsJSON(readFixture(t, "live-squeue.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	jobsText, err := ParseSqueueText(readFixture(t, "live-squeue.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(jobsText) != len(jobsJSON) {
-		t.Fatalf("%d jobs from text, %d from JSON", len(jobsText), len(jobsJSON))
-	}
-	byID := map[int64]Job{}
-	for _, j := range jobsText {
-		byID[j.ID] = j
-	}
-	for i, a := range jobsJSON {
-		b, ok := byID[a.ID]
-		if !ok {
-			t.Errorf("job %d: not in squeue's text", a.ID)
-			continue
+	for _, pair := range [][2]string{{"live-squeue.json", "live-squeue.txt"}, {"live-array-squeue.json", "live-array-squeue.txt"}} {
+		jobsJSON, err := ParseJobsJSON(readFixture(t, pair[0]))
+		if err != nil {
+			t.Fatal(err)
 		}
-		// squeue's text has no restart count.
-		b.RestartCount = a.RestartCount
-		if !reflect.DeepEqual(a, b) {
-			t.Errorf("job %d:\nJSON %+v\ntext %+v", i, a, b)
+		jobsText, err := ParseSqueueText(readFixture(t, pair[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(jobsText) != len(jobsJSON) {
+			t.Fatalf("%s: %d jobs from text, %d from JSON", pair[1], len(jobsText), len(jobsJSON))
+		}
+		byID := map[int64]Job{}
+		for _, j := range jobsText {
+			byID[j.ID] = j
+		}
+		for _, a := range jobsJSON {
+			b, ok := byID[a.ID]
+			if !ok {
+				t.Errorf("%s: job %d: not in squeue's text", pair[1], a.ID)
+				continue
+			}
+			// squeue's text has no restart count, and writes NONE for the
+			// end of a running job without a time limit.
+			b.RestartCount = a.RestartCount
+			if b.EndTime.IsZero() && a.TimeLimit == 0 && a.Phase() == JobRunning {
+				b.EndTime = a.EndTime
+			}
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("%s: job %d:\nJSON %+v\ntext %+v", pair[0], a.ID, a, b)
+			}
 		}
 	}
 }
@@ -94,9 +100,9 @@ func TestParseSqueueText(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Job{
-		{ID: 9, ArrayTaskID: -1, Name: "my|job", User: "alice", Partition: "batch", State: "PENDING", Reason: "Resources",
+		{ID: 9, ArrayTaskID: -1, Instances: 1, Name: "my|job", User: "alice", Partition: "batch", State: "PENDING", Reason: "Resources",
 			CPUs: 8, NodeCount: 2, SubmitTime: unix(1700000000), TimeLimit: 26*time.Hour + 3*time.Minute + 4*time.Second},
-		{ID: 12, ArrayJobID: 10, ArrayTaskID: 2, Name: "arr", User: "bob", Partition: "batch", State: "RUNNING", Reason: "None",
+		{ID: 12, ArrayJobID: 10, ArrayTaskID: 2, Instances: 1, Name: "arr", User: "bob", Partition: "batch", State: "RUNNING", Reason: "None",
 			CPUs: 1, NodeCount: 1, NodeList: "n[1]", Nodes: []string{"n1"}, SubmitTime: unix(1700000000),
 			StartTime: unix(1700000100), EndTime: unix(1700003700), TimeLimit: time.Hour},
 	}
@@ -137,6 +143,7 @@ func TestParseTimeLimit(t *testing.T) {
 func FuzzParseSlurmText(f *testing.F) {
 	f.Add(readFixture(f, "live-scontrol-show-node.txt"))
 	f.Add(readFixture(f, "live-squeue.txt"))
+	f.Add(readFixture(f, "live-array-squeue.txt"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if nodes, err := ParseScontrolNodes(data); err == nil {
 			for _, n := range nodes {
@@ -153,4 +160,18 @@ func FuzzParseSlurmText(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestCountArrayTasks(t *testing.T) {
+	cases := map[string]int{"": 1, "5": 1, "5-6": 2, "1-3%2": 3, "1-9:2": 5, "1-3,5,7-15:2%4": 9, "0-4000000": 4000001}
+	for in, want := range cases {
+		if got, err := countArrayTasks(in); err != nil || got != want {
+			t.Errorf("countArrayTasks(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"x", "3-1", "1-", "1:0", "1-5:x", "0-4000001", "0-4000000,1", "-1"} {
+		if got, err := countArrayTasks(bad); err == nil {
+			t.Errorf("countArrayTasks(%q) = %d, want an error", bad, got)
+		}
+	}
 }

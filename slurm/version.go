@@ -60,10 +60,14 @@ func (v Version) AtLeast(major, minor int) bool {
 	return v.Major > major || v.Major == major && v.Minor >= minor
 }
 
-// HasJSON reports whether sinfo and squeue accept --json (21.08 and later).
+// HasJSON reports whether sinfo and squeue accept --json: 21.08 and later
+// (SchedMD/slurm 2f0423e8e1, "sinfo - Add --yaml and --json output", first
+// tagged slurm-21-08-0-0rc2).
 func (v Version) HasJSON() bool { return v.AtLeast(21, 8) }
 
-// HasPowerCommand reports whether scontrol has the `power up|down` command
-// (23.02 and later). 22.05 has only `scontrol update nodename=... state=
-// power_down|power_down_asap|power_up`.
-func (v Version) HasPowerCommand() bool { return v.AtLeast(23, 2) }
+// HasPowerCommand reports whether scontrol has the `power down [asap] NODES`
+// and `power up NODES` commands: 24.05 and later (SchedMD/slurm commit
+// 33052f5c56 of 2024-03-11 added them, first tagged slurm-24-05-0-0rc1).
+// Earlier versions, 22.05 among them, have only `scontrol update
+// nodename=NODES state=power_down|power_down_asap|power_up`.
+func (v Version) HasPowerCommand() bool { return v.AtLeast(24, 5) }

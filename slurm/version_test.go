@@ -12,9 +12,10 @@ func TestParseVersion(t *testing.T) {
 		{"slurm-wlm 22.05.8\n", Version{22, 5, 8}, true, false},
 		{"slurm 20.11.9", Version{20, 11, 9}, false, false},
 		{"slurm 21.08.0", Version{21, 8, 0}, true, false},
-		{"slurm 23.02.7", Version{23, 2, 7}, true, true},
-		{"slurm 23.11.0-0rc1", Version{23, 11, 0}, true, true},
+		{"slurm 23.02.7", Version{23, 2, 7}, true, false},
+		{"slurm 23.11.0-0rc1", Version{23, 11, 0}, true, false},
 		{"24.05", Version{24, 5, 0}, true, true},
+		{"slurm 25.05.1", Version{25, 5, 1}, true, true},
 	}
 	for _, c := range cases {
 		v, err := ParseVersion(c.in)

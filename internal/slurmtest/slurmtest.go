@@ -379,10 +379,13 @@ func (c *Cluster) WaitNodeClass(t testing.TB, timeout time.Duration, class slurm
 	})
 }
 
-// PowerEvent is one call of the Suspend or Resume program.
+// PowerEvent is one call of the Suspend or Resume program, or one node
+// whose resume was made to fail.
 type PowerEvent struct {
 	Time time.Time
-	// Verb is suspend, resume or resume-failed.
+	// Verb is suspend or resume (one event per call, Nodes the call's
+	// nodes) or resume-failed (one event per node of a resume call that
+	// Options.FailResume or SetFailResume names).
 	Verb  string
 	Nodes []string
 }

@@ -51,8 +51,8 @@ func TestFaultHooks(t *testing.T) {
 		}
 	}
 	ev := c.PowerLog(t)
-	if len(ev) != 2 || ev[0].Verb != "suspend" || ev[1].Verb != "resume-failed" || ev[1].Nodes[0] != "node02" {
-		t.Errorf("power log %+v, want suspend then resume-failed of node02", ev)
+	if len(ev) != 3 || ev[0].Verb != "suspend" || ev[1].Verb != "resume" || ev[2].Verb != "resume-failed" || ev[2].Nodes[0] != "node02" {
+		t.Errorf("power log %+v, want suspend, resume, resume-failed of node02", ev)
 	}
 
 	// With slurmctld stopped, sinfo --json exits 0 and reports the error in
