@@ -32,7 +32,8 @@ const day = 86400
 // in: a submission reported after the midnight that closed its day still
 // enters that day's hourly counts exactly (up to one midnight late).
 //
-// A Features value is not safe for concurrent use. Its JSON form
+// Make one with NewFeatures (or Reset, or UnmarshalJSON). A Features
+// value is not safe for concurrent use. Its JSON form
 // (MarshalJSON, UnmarshalJSON) is versioned, so a daemon restarted from
 // its state directory continues with the same history.
 type Features struct {
@@ -141,14 +142,35 @@ func smooth(h, today *[24]float64, rolled bool) {
 // all when it is older. Each job must be fed once; submissions at the same
 // second are kept in the order fed.
 func (f *Features) Submitted(a Arrival) {
-	f.Advance(a.Time)
+	if a.Time < f.now {
+		f.late(a)
+		return
+	}
+	// In order, the simulator's case, written out: it runs for every job.
+	// Every recorded arrival is at or before now, and now is today.
+	if a.Time >= f.nextRoll {
+		f.Advance(a.Time)
+	}
+	f.now = a.Time
+	if r := f.recent; len(r) < cap(r) {
+		f.recent = append(r, a)
+	} else {
+		f.addRecent(a)
+	}
+	f.today[f.localHour(a.Time)] += float64(a.Slots)
+}
+
+// late records a submission before now: in time order among the recent
+// arrivals, and in today's counts or, when it is of the day before, in
+// that day's, which is then taken into HourlySlots again as its midnight
+// would have with the submission.
+func (f *Features) late(a Arrival) {
 	f.addRecent(a)
 	switch dayStart := f.nextRoll - day; {
 	case a.Time >= dayStart:
 		f.today[f.localHour(a.Time)] += float64(a.Slots)
 	case a.Time >= dayStart-day && f.rolled:
-		k := f.localHour(a.Time)
-		f.prevToday[k] += float64(a.Slots)
+		f.prevToday[f.localHour(a.Time)] += float64(a.Slots)
 		f.hourly = f.prevHourly
 		smooth(&f.hourly, &f.prevToday, f.prevRolled)
 	}
@@ -158,7 +180,7 @@ func (f *Features) Submitted(a Arrival) {
 // the oldest when the buffer is full (only the last RecentCap are seen).
 func (f *Features) addRecent(a Arrival) {
 	r := f.recent
-	if len(r) == cap(r) {
+	if len(r) == cap(r) && len(r) >= RecentCap {
 		r = r[:copy(r, r[len(r)-RecentCap+1:])]
 	}
 	k := len(r)

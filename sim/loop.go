@@ -188,6 +188,7 @@ func (s *Simulator) submit(t int64) {
 		st.schedule = true
 		st.changed = true
 	}
+	st.view.Recent = st.feat.Recent()
 }
 
 // roll closes the local days ending by t (the next midnight): the
@@ -207,7 +208,6 @@ func (s *Simulator) syncView() {
 	v.Now = st.now
 	v.Queue = st.queue.items()
 	v.Running = st.running.items()
-	v.Recent = st.feat.Recent()
 	s.syncIdleLRU()
 }
 

@@ -145,10 +145,9 @@ func (s *Simulator) releaseWhole(al *allocation) {
 	}
 	s.accountWhole(al.nodes)
 	for _, i := range al.nodes {
-		n := &nodes[i]
 		fs.set(i)
-		n.Enter(policy.Idle, now)
-		n.BusySlots = 0
+		nodes[i].Enter(policy.Idle, now)
+		nodes[i].BusySlots = 0
 		if i < last {
 			l.sorted = false
 		}

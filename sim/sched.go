@@ -477,9 +477,8 @@ func (s *Simulator) takeIdleLowest(al *allocation, need int32) {
 		word := fs[w]
 		for ; word != 0 && need > 0; word &= word - 1 {
 			i := w<<6 + bits.TrailingZeros64(word)
-			n := &nodes[i]
-			n.Enter(policy.Busy, now)
-			n.BusySlots = 1
+			nodes[i].Enter(policy.Busy, now)
+			nodes[i].BusySlots = 1
 			idle[pos[i]] = noNode
 			an[m] = i
 			m++
