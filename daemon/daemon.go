@@ -31,6 +31,9 @@ type Config struct {
 	StateDir string
 	// Log receives the decision log, one JSON object per line (nil: none).
 	Log io.Writer
+	// LogState puts each cycle's cluster state (the input of `ecotune
+	// decide`) in the decision log.
+	LogState bool
 	// Logf prints human-readable notices (nil: standard error).
 	Logf    func(format string, args ...any)
 	Metrics *Metrics // nil: none
@@ -182,9 +185,10 @@ type Record struct {
 	Error    string              `json:"error,omitempty"`
 	Warnings []string            `json:"warnings,omitempty"`
 	DryRun   bool                `json:"dry_run,omitempty"`
-	// State is the cluster state the view was built from (the input of
-	// `ecotune decide`), kept out of the log.
-	State *policy.State `json:"-"`
+	// State is the cluster state the view was built from: the input of
+	// `ecotune decide`, which takes the same decision from it. In the log
+	// only with Config.LogState.
+	State *policy.State `json:"state,omitempty"`
 }
 
 // Summary is the View in a few numbers.
@@ -271,7 +275,9 @@ func (d *Daemon) cycle(ctx context.Context, now int64, rec *Record) error {
 	if err != nil {
 		return fmt.Errorf("building the view: %w", err)
 	}
-	rec.State = st
+	if d.cfg.LogState {
+		rec.State = st
+	}
 	rec.View = summarize(v, snap, d.assign)
 	d.cfg.Metrics.observe(rec.View, d.cfg.Rules, v)
 	d.decision.Reset()

@@ -2,10 +2,12 @@ package daemon
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -248,5 +250,48 @@ func TestMetricsEndpoint(t *testing.T) {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("metrics lack %q:\n%s", want, body)
 		}
+	}
+}
+
+// Every logged cycle, its cluster state handed to `ecotune decide`'s
+// code (policy.ParseState, policy.DecideState), gives the decision the
+// daemon took: the daemon is decide, cycle after cycle.
+func TestLoggedStateDecidesAlike(t *testing.T) {
+	f := &fakeSlurm{nodes: threeIdle(), jobs: []Job{{ID: 4, CPUs: 1, Submit: 1090, Running: true, Nodes: []string{"n1"}, Start: 1095, TimeLimit: 600}}}
+	f.nodes[0].Power, f.nodes[0].AllocCPUs = policy.Busy, 1
+	ctx, cancel := context.WithCancel(context.Background())
+	clock := &fakeClock{now: time.Unix(1100, 0), stopAt: 20, cancel: cancel}
+	log := &syncBuffer{}
+	rs := fakeRules(t)
+	d, err := New(Config{Rules: rs, Source: f, Actuator: f, Log: log, LogState: true, Now: clock.Now, Sleep: clock.Sleep, Logf: func(string, ...any) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Run(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	decided := 0
+	for i, r := range log.records(t) {
+		data, err := json.Marshal(r.State)
+		if err != nil || r.State == nil {
+			t.Fatalf("record %d: state %v, %v", i, r.State, err)
+		}
+		v, err := policy.ParseState(data, rs)
+		if err != nil {
+			t.Fatalf("record %d: %v", i, err)
+		}
+		out, err := policy.DecideState(rs, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(&out, r.Decision) {
+			t.Errorf("record %d: decide says %+v, the daemon %+v", i, out, r.Decision)
+		}
+		if len(out.PowerOff) > 0 {
+			decided++
+		}
+	}
+	if decided == 0 {
+		t.Error("no cycle powered anything down: the test compares empty decisions only")
 	}
 }

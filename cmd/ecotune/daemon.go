@@ -43,7 +43,9 @@ node count that differs from the rule set's is an error, or a warning with
 --state-dir keeps the feature history (features.json): a daemon restarted
 with the same directory continues it. --log appends the decision log, one
 JSON object per cycle (time, the view in numbers, the decision, each
-command and its result, what was refused and why). --dry-run decides and
+command and its result, what was refused and why; with --log-state also
+the cluster state, from which "ecotune decide" takes the same decision).
+--dry-run decides and
 logs, and changes nothing. --metrics serves Prometheus metrics at
 http://ADDR/metrics.
 
@@ -65,6 +67,7 @@ func daemonCommand() *cli.Command {
 			&cli.BoolFlag{Name: "once", Usage: "run one cycle and exit"},
 			&cli.StringFlag{Name: "state-dir", Usage: "`DIR` keeping the feature history between runs"},
 			&cli.StringFlag{Name: "log", Usage: "decision log `F.jsonl` (appended; - for standard output)"},
+			&cli.BoolFlag{Name: "log-state", Usage: "also log each cycle's cluster state (the input of ecotune decide)"},
 			&cli.StringFlag{Name: "metrics", Usage: "serve Prometheus metrics at `ADDR` (e.g. 127.0.0.1:9464)"},
 			&cli.StringFlag{Name: "exclude", Usage: "Slurm `HOSTLIST` never powered down or up"},
 			&cli.BoolFlag{Name: "allow-resize", Usage: "run on a cluster whose node counts differ from the rule set's"},
@@ -84,7 +87,7 @@ func runDaemon(c *cli.Context) error {
 	}
 	sl := &daemon.Slurm{Client: slurm.NewClient(nil)}
 	cfg := daemon.Config{Rules: rs, Source: sl, Actuator: sl, DryRun: c.Bool("dry-run"), StateDir: c.String("state-dir"),
-		AllowResize: c.Bool("allow-resize"), MaxBooting: c.Int("max-booting"),
+		AllowResize: c.Bool("allow-resize"), MaxBooting: c.Int("max-booting"), LogState: c.Bool("log-state"),
 		Logf: func(format string, args ...any) {
 			fmt.Fprintf(c.App.ErrWriter, "%s ecotune daemon: %s\n", time.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, args...))
 		}}
