@@ -45,9 +45,9 @@ with the same directory continues it. --log appends the decision log, one
 JSON object per cycle (time, the view in numbers, the decision, each
 command and its result, what was refused and why; with --log-state also
 the cluster state, from which "ecotune decide" takes the same decision).
---dry-run decides and
-logs, and changes nothing. --metrics serves Prometheus metrics at
-http://ADDR/metrics.
+--dry-run decides and logs, and changes nothing. --metrics serves
+Prometheus metrics at http://ADDR/metrics: nodes per state, decisions,
+commands and failures, resume failures, estimated energy saved.
 
 Examples:
   ecotune daemon --rules rules.json --dry-run --log decisions.jsonl --state-dir /var/lib/ecotune
@@ -71,7 +71,7 @@ func daemonCommand() *cli.Command {
 			&cli.StringFlag{Name: "metrics", Usage: "serve Prometheus metrics at `ADDR` (e.g. 127.0.0.1:9464)"},
 			&cli.StringFlag{Name: "exclude", Usage: "Slurm `HOSTLIST` never powered down or up"},
 			&cli.BoolFlag{Name: "allow-resize", Usage: "run on a cluster whose node counts differ from the rule set's"},
-			&cli.IntFlag{Name: "max-booting", Usage: "most nodes booting at once (0: the rule set's max_booting)"},
+			&cli.IntFlag{Name: "max-booting", Usage: "most `N` nodes booting at once (0: the rule set's max_booting)"},
 		},
 		Action: runDaemon,
 	}
