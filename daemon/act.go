@@ -137,3 +137,32 @@ func (g *Guard) upWhy(n *Node, repeated bool) string {
 	}
 	return ""
 }
+
+// Recheck drops from a power_down command the nodes that, in a fresh
+// snapshot taken just before it runs, are no longer idle, available and
+// free of jobs (a job may have landed since the poll), and says why.
+func (g *Guard) Recheck(c *Command, fresh *Snapshot) []Refusal {
+	byName := make(map[string]*Node, len(fresh.Nodes))
+	for i := range fresh.Nodes {
+		byName[fresh.Nodes[i].Name] = &fresh.Nodes[i]
+	}
+	withJob := map[string]bool{}
+	for _, j := range fresh.Jobs {
+		if j.Running {
+			for _, n := range j.Nodes {
+				withJob[n] = true
+			}
+		}
+	}
+	var keep []string
+	var refused []Refusal
+	for _, n := range c.Nodes {
+		if why := g.downWhy(byName[n], withJob[n], false); why != "" {
+			refused = append(refused, Refusal{Node: n, Verb: c.Verb, Why: "changed since the poll: " + why})
+			continue
+		}
+		keep = append(keep, n)
+	}
+	c.Nodes = keep
+	return refused
+}

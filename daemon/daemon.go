@@ -286,11 +286,23 @@ func (d *Daemon) cycle(ctx context.Context, now int64, rec *Record) error {
 	rec.Decision = &out
 	d.cfg.Metrics.decided()
 	cmds, refused := d.guard.Translate(&d.decision, v, snap)
-	rec.Refused = refused
 	var firstErr error
 	for i := range cmds {
 		c := &cmds[i]
 		c.DryRun = d.cfg.DryRun
+		if c.Verb == VerbPowerDown && !d.cfg.DryRun {
+			// A job may have landed on a node since the poll: look again.
+			fresh, err := d.cfg.Source.Snapshot(ctx)
+			if err != nil {
+				c.Error = fmt.Sprintf("not run: reading Slurm again: %v", err)
+				firstErr = firstOf(firstErr, fmt.Errorf("%s: reading Slurm again: %w", c.Verb, err))
+				continue
+			}
+			refused = append(refused, d.guard.Recheck(c, fresh)...)
+			if len(c.Nodes) == 0 {
+				continue
+			}
+		}
 		if !d.cfg.DryRun {
 			var err error
 			if c.Verb == VerbPowerDown {
@@ -306,7 +318,12 @@ func (d *Daemon) cycle(ctx context.Context, now int64, rec *Record) error {
 		}
 		d.cfg.Metrics.command(c)
 	}
-	rec.Commands = cmds
+	rec.Refused = refused
+	for _, c := range cmds {
+		if len(c.Nodes) > 0 || c.Error != "" {
+			rec.Commands = append(rec.Commands, c)
+		}
+	}
 	if firstErr != nil {
 		return firstErr
 	}

@@ -26,11 +26,17 @@ type fakeSlurm struct {
 	failCmd  bool
 	downs    [][]string
 	ups      [][]string
+	calls    int
+	hook     func(f *fakeSlurm, call int) // before each snapshot, locked
 }
 
 func (f *fakeSlurm) Snapshot(context.Context) (*Snapshot, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.calls++
+	if f.hook != nil {
+		f.hook(f, f.calls)
+	}
 	if f.failRead > 0 {
 		f.failRead--
 		return nil, errors.New("slurm_load_node: Unable to contact slurm controller (connect failure)")
@@ -293,5 +299,37 @@ func TestLoggedStateDecidesAlike(t *testing.T) {
 	}
 	if decided == 0 {
 		t.Error("no cycle powered anything down: the test compares empty decisions only")
+	}
+}
+
+// A job that lands on a node between the poll and the power_down keeps
+// the node up: the daemon reads Slurm again just before the command.
+func TestRecheckBeforePowerDown(t *testing.T) {
+	// Cycles at 1100, 1105, ...: the nodes are due at 1160, the 13th
+	// poll; the 14th snapshot is the look just before the command, and
+	// by then a job runs on n2.
+	f := &fakeSlurm{nodes: threeIdle(), hook: func(f *fakeSlurm, call int) {
+		if call == 14 {
+			f.nodes[1].Power, f.nodes[1].AllocCPUs = policy.Busy, 1
+			f.jobs = append(f.jobs, Job{ID: 1, Running: true, CPUs: 1, Nodes: []string{"n2"}, Submit: 1160, Start: 1160})
+		}
+	}}
+	ctx, cancel := context.WithCancel(context.Background())
+	clock := &fakeClock{now: time.Unix(1100, 0), stopAt: 13, cancel: cancel}
+	log := &syncBuffer{}
+	d, err := New(Config{Rules: fakeRules(t), Source: f, Actuator: f, Log: log, Now: clock.Now, Sleep: clock.Sleep, Logf: func(string, ...any) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Run(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.downs) != 1 || strings.Join(f.downs[0], ",") != "n1,n3" {
+		t.Errorf("powered down %v, want [[n1 n3]]", f.downs)
+	}
+	recs := log.records(t)
+	last := recs[len(recs)-1]
+	if len(last.Refused) != 1 || last.Refused[0].Node != "n2" || !strings.Contains(last.Refused[0].Why, "changed since the poll") {
+		t.Errorf("refused %+v, want n2 changed since the poll", last.Refused)
 	}
 }
