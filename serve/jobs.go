@@ -65,6 +65,9 @@ type Job struct {
 	Created   time.Time `json:"created"`
 	// Command is the equivalent command line.
 	Command []string `json:"command"`
+	// ResumedAt is the generation a restarted server resumed the tune
+	// from (its checkpoint's), 0 when it never was.
+	ResumedAt int `json:"resumed_at,omitempty"`
 	Progress
 }
 
@@ -361,8 +364,10 @@ func (m *manager) remove(id string) (bool, error) {
 
 // monitor is a tuner.Monitor that feeds a job's progress.
 type monitor struct {
-	m  *manager
-	jb *job
+	m      *manager
+	jb     *job
+	resume bool
+	seen   *bool
 }
 
 func (mo monitor) Record(s *tuner.Status) error {
@@ -370,7 +375,12 @@ func (mo monitor) Record(s *tuner.Status) error {
 	if math.IsNaN(hv) || math.IsInf(hv, 0) {
 		hv = 0
 	}
+	first := !*mo.seen
+	*mo.seen = true
 	mo.m.update(mo.jb, func(j *Job) {
+		if first && mo.resume {
+			j.ResumedAt = s.Generation
+		}
 		j.Progress = Progress{Generation: s.Generation, Generations: s.Generations, Evaluations: s.Evaluations, Budget: s.Budget, Hypervolume: hv}
 	})
 	return nil
@@ -385,12 +395,12 @@ func (m *manager) tune(ctx context.Context, jb *job) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	o.Monitor = monitor{m, jb}
 	if _, err := os.Stat(run.Dir(t.Dir).Checkpoint()); err == nil {
 		t.Resume = true
 	} else {
 		t.Force = true
 	}
+	o.Monitor = monitor{m: m, jb: jb, resume: t.Resume, seen: new(bool)}
 	out, err := tuner.Tune(ctx, o, t)
 	if err != nil {
 		if ctx.Err() != nil {
