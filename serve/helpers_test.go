@@ -113,4 +113,3 @@ func (ts *testServer) upload(t *testing.T, body io.Reader, ctype string) (*http.
 	b, _ := io.ReadAll(res.Body)
 	return res, string(b)
 }
-
