@@ -275,6 +275,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /runs/{id}/front/{n}", s.frontSVG)
 	m.HandleFunc("GET /runs/{id}/export", s.exportPick)
 	m.HandleFunc("GET /runs/{id}/files/{path...}", s.runFile)
+	m.HandleFunc("GET /compare", s.comparePage)
+	m.HandleFunc("GET /compare/front.svg", s.compareSVG)
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, "no such page: "+r.URL.Path)
 	})
