@@ -1,7 +1,12 @@
 package serve
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -72,6 +77,82 @@ func FuzzDisplayName(f *testing.F) {
 		d := displayName(s)
 		if d == "" || d == "." || d == ".." || strings.ContainsAny(d, "/\\\x00\n\r") {
 			t.Errorf("displayName(%q) = %q", s, d)
+		}
+	})
+}
+
+// FuzzHandler sends requests with fuzzed paths, queries and form bodies
+// (with the right tokens) to a server holding one finished run: no
+// answer is a 5xx or shows a stack, and no file outside the run's own
+// directory is ever served.
+func FuzzHandler(f *testing.F) {
+	for _, s := range [][3]string{
+		{"GET", "/runs/00000000000000aa/files/job.json", ""},
+		{"GET", "/runs/00000000000000aa/files/../secret.txt", ""},
+		{"GET", "/runs/00000000000000aa/files/%2e%2e/%2e%2e/secret.txt", ""},
+		{"GET", "/runs/00000000000000aa/export?pick=knee", ""},
+		{"GET", "/runs/00000000000000aa/front/0.svg", ""},
+		{"GET", "/compare?run=00000000000000aa&run=x", ""},
+		{"GET", "/compare/front.svg?run=00000000000000aa", ""},
+		{"GET", "/traces/embedded", ""},
+		{"GET", "/simulate?policy=hgfs&trace=../x", ""},
+		{"GET", "/tune?policy=nope", ""},
+		{"POST", "/runs/00000000000000aa/abort", ""},
+		{"POST", "/runs/ffffffffffffffff/delete", ""},
+		{"POST", "/simulate", "policy=nope&param.x=1"},
+		{"POST", "/tune", "policy=idle-timeout&evaluations=-1"},
+		{"POST", "/traces", "x"},
+	} {
+		f.Add(s[0], s[1], s[2])
+	}
+	data := f.TempDir()
+	if err := os.WriteFile(filepath.Join(data, "secret.txt"), []byte("SECRET-OUTSIDE-THE-RUN"), 0o666); err != nil {
+		f.Fatal(err)
+	}
+	fakeRunTB(f, data)
+	s, err := New(Options{Data: data, Log: io.Discard, Jobs: 1})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(s.Close)
+	f.Fuzz(func(t *testing.T, method, target, body string) {
+		if method != http.MethodPost {
+			method = http.MethodGet
+		}
+		if !strings.HasPrefix(target, "/") || strings.ContainsAny(target, " \t\r\n#") {
+			return
+		}
+		if method == http.MethodPost && (strings.HasPrefix(target, "/tune") || strings.HasPrefix(target, "/simulate")) {
+			v, err := url.ParseQuery(body)
+			if err == nil {
+				if _, err := ParseRequest(KindTune, v); err == nil {
+					return // a valid form would start a run
+				}
+				if _, err := ParseRequest(KindSimulate, v); err == nil {
+					return
+				}
+			}
+		}
+		if strings.Contains(target, "delete") && strings.Contains(target, "00000000000000aa") {
+			return // keep the run
+		}
+		req, err := http.NewRequest(method, "http://127.0.0.1"+target, strings.NewReader(body))
+		if err != nil {
+			return
+		}
+		req.Header.Set("Authorization", "Bearer "+s.Token())
+		req.Header.Set("X-CSRF-Token", s.csrf)
+		if method == http.MethodPost {
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		}
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, req)
+		out := w.Body.String()
+		if w.Code >= 500 {
+			t.Errorf("%s %s: %d: %s", method, target, w.Code, out)
+		}
+		if strings.Contains(out, "SECRET-OUTSIDE") || strings.Contains(out, "goroutine ") {
+			t.Errorf("%s %s: served %q", method, target, out)
 		}
 	})
 }

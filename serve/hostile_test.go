@@ -282,7 +282,9 @@ func TestBadFormsAreMessages(t *testing.T) {
 }
 
 // fakeRun writes a finished simulation's job.json, as a server would.
-func fakeRun(t *testing.T, data string) string {
+func fakeRun(t *testing.T, data string) string { return fakeRunTB(t, data) }
+
+func fakeRunTB(t testing.TB, data string) string {
 	t.Helper()
 	id := "00000000000000aa"
 	j := Job{ID: id, Request: Request{Kind: KindSimulate, Trace: EmbeddedTrace, Policy: "always-on", Scheduler: "fcfs"}, State: Failed, Error: "boom", Command: []string{"ecotune", "simulate"}}
@@ -303,5 +305,26 @@ func assertEmpty(t *testing.T, dir string) {
 	}
 	for _, e := range entries {
 		t.Errorf("%s holds %s", dir, e.Name())
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+	}{
+		{"2GiB", 2 << 30}, {"2G", 2 << 30}, {"512MiB", 512 << 20}, {"10", 10}, {"10B", 10}, {"1KiB", 1024}, {"3 MB", 3 << 20}, {"1TiB", 1 << 40},
+		{"", 0}, {"GiB", 0}, {"-1GiB", 0}, {"0", 0}, {"1.5GiB", 0}, {"1PiB", 0}, {"9999999999999GiB", 0}, {"1 GiB x", 0},
+	} {
+		got, err := ParseSize(c.in)
+		if c.want == 0 {
+			if err == nil {
+				t.Errorf("ParseSize(%q) = %d, want an error", c.in, got)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", c.in, got, err, c.want)
+		}
 	}
 }

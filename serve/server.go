@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
 	"embed"
 	"encoding/hex"
@@ -154,7 +155,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, http.StatusUnauthorized, "wrong access token: open the URL that `ecotune serve` printed")
 			return
 		}
-		http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		http.SetCookie(w, &http.Cookie{Name: s.cookieName(), Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 		u := *r.URL
 		v := u.Query()
 		v.Del("token")
@@ -177,14 +178,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
-const cookieName = "ecotune_token"
+// cookieName is the access cookie's name, one per token: cookies do not
+// keep ports apart, so two servers on one host keep their own.
+func (s *Server) cookieName() string {
+	h := sha256.Sum256([]byte("ecotune cookie " + s.token))
+	return "ecotune_" + hex.EncodeToString(h[:6])
+}
 
 func (s *Server) tokenOK(t string) bool {
 	return subtle.ConstantTimeCompare([]byte(t), []byte(s.token)) == 1
 }
 
 func (s *Server) authorized(r *http.Request) bool {
-	if c, err := r.Cookie(cookieName); err == nil && s.tokenOK(c.Value) {
+	if c, err := r.Cookie(s.cookieName()); err == nil && s.tokenOK(c.Value) {
 		return true
 	}
 	if a, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && s.tokenOK(a) {

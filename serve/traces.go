@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -282,6 +284,23 @@ func (s *Server) checkInflate(path string, size int64) error {
 		return &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the file decompresses to more than %s (%d times its compressed size of %s): refused as a possible gzip bomb", bytesText(limit), limit/size, bytesText(size))}
 	}
 	return nil
+}
+
+// ParseSize reads a byte count such as 2GiB: a whole number with an
+// optional unit B, KiB, MiB, GiB, TiB (K, M, G, T, KB, MB, GB, TB are the
+// same powers of 1024).
+func ParseSize(s string) (int64, error) {
+	i := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' })
+	num, unit := s, ""
+	if i >= 0 {
+		num, unit = s[:i], strings.TrimSpace(s[i:])
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	shift, ok := map[string]uint{"": 0, "B": 0, "K": 10, "KB": 10, "KiB": 10, "M": 20, "MB": 20, "MiB": 20, "G": 30, "GB": 30, "GiB": 30, "T": 40, "TB": 40, "TiB": 40}[unit]
+	if err != nil || !ok || n <= 0 || n > math.MaxInt64>>shift {
+		return 0, fmt.Errorf("%q is not a size such as 2GiB (a whole number of B, KiB, MiB, GiB or TiB)", s)
+	}
+	return n << shift, nil
 }
 
 // InflateBound is the most a gzip upload of size bytes may decompress to.

@@ -52,7 +52,7 @@ func serveCommand() *cli.Command {
 }
 
 func runServe(c *cli.Context) error {
-	maxUp, err := parseSize(c.String("max-upload"))
+	maxUp, err := serve.ParseSize(c.String("max-upload"))
 	if err != nil {
 		return fmt.Errorf("serve: --max-upload: %w", err)
 	}
@@ -84,22 +84,4 @@ func runServe(c *cli.Context) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
-}
-
-// parseSize reads a byte count: a number with an optional unit B, KiB,
-// MiB, GiB (or K, M, G, KB, MB, GB as powers of 1024).
-func parseSize(s string) (int64, error) {
-	var n int64
-	var unit string
-	if _, err := fmt.Sscanf(s, "%d%s", &n, &unit); err != nil {
-		if _, err2 := fmt.Sscanf(s, "%d", &n); err2 != nil {
-			return 0, fmt.Errorf("%q is not a size such as 2GiB", s)
-		}
-		unit = ""
-	}
-	mult := map[string]int64{"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KiB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "MiB": 1 << 20, "G": 1 << 30, "GB": 1 << 30, "GiB": 1 << 30}[unit]
-	if mult == 0 || n <= 0 || n > (1<<62)/mult {
-		return 0, fmt.Errorf("%q is not a size such as 2GiB", s)
-	}
-	return n * mult, nil
 }
