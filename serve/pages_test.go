@@ -132,3 +132,71 @@ func TestResultsCompareExport(t *testing.T) {
 		}
 	}
 }
+
+// TestQueueAbortDelete: with one job at a time the second tuning queues;
+// aborting the running one lets the queued one run; a queued run can be
+// aborted too; delete removes a run and its files; a failed run shows its
+// error.
+func TestQueueAbortDelete(t *testing.T) {
+	data := t.TempDir()
+	failed := fakeRun(t, data)
+	ts := newTestServer(t, Options{Data: data, Jobs: 1, Workers: 1})
+	long := withSeed(smallTune, "5")
+	long.Set("generations", "100000")
+	a := ts.startTune(t, long)
+	b := ts.startTune(t, long)
+	c := ts.startTune(t, long)
+	ts.wait(t, a, Running)
+	if j, _ := ts.jobs.get(b); j.State != Queued {
+		t.Fatalf("the second run is %s while the first runs, want queued", j.State)
+	}
+	page := get(t, ts.client, ts.ts.URL+"/runs", http.StatusOK)
+	for _, want := range []string{`id="progress-` + a, `id="state-` + b + `">queued`, "failed: boom"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the runs page lacks %q", want)
+		}
+	}
+	if res, _ := ts.post(t, "/runs/"+c+"/abort", url.Values{"csrf": {ts.csrf}}); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("abort: %s", res.Status)
+	}
+	ts.wait(t, c, Aborted)
+	if res, _ := ts.post(t, "/runs/"+a+"/abort", url.Values{"csrf": {ts.csrf}}); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("abort: %s", res.Status)
+	}
+	ts.wait(t, a, Aborted)
+	ts.wait(t, b, Running)
+	if res, _ := ts.post(t, "/runs/"+b+"/delete", url.Values{"csrf": {ts.csrf}}); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("delete: %s", res.Status)
+	}
+	if _, err := os.Stat(filepath.Join(data, "runs", b)); !os.IsNotExist(err) {
+		t.Errorf("the deleted run's directory: %v", err)
+	}
+	get(t, ts.client, ts.ts.URL+"/runs/"+b, http.StatusNotFound)
+	if body := get(t, ts.client, ts.ts.URL+"/runs/"+failed, http.StatusOK); !strings.Contains(body, `id="error">boom`) {
+		t.Error("the failed run's page does not show its error")
+	}
+	// Aborted runs stay aborted after a restart.
+	ts.Close()
+	again := newTestServer(t, Options{Data: data, Jobs: 1, Workers: 1})
+	for _, id := range []string{a, c} {
+		if j, _ := again.jobs.get(id); j.State != Aborted {
+			t.Errorf("run %s is %s after a restart, want aborted", id, j.State)
+		}
+	}
+}
+
+// TestUploadErrorIsAMessage: a log no reader reads is a clear message
+// naming the client's file, not the server's paths; nothing is kept.
+func TestUploadErrorIsAMessage(t *testing.T) {
+	ts := newTestServer(t, Options{})
+	body, ctype := uploadBody(ts.csrf, "notes.txt", []byte("this is not an accounting log\nat all\n"))
+	res, msg := ts.upload(t, body, ctype)
+	if res.StatusCode != http.StatusBadRequest {
+		t.Fatalf("%s, want 400: %s", res.Status, msg)
+	}
+	if !strings.Contains(msg, "notes.txt") || !strings.Contains(msg, "swf") || strings.Contains(msg, ts.data) || strings.Contains(msg, ".upload") {
+		t.Errorf("the message: %s", msg)
+	}
+	assertEmpty(t, filepath.Join(ts.data, "uploads"))
+	assertEmpty(t, filepath.Join(ts.data, "traces"))
+}

@@ -230,7 +230,12 @@ func (s *Server) store(src io.Reader, clientName string, opt datasets.ReadOption
 	// Errors name the file as the client did, never the upload's path.
 	meta, err := datasets.Import([]string{up}, filepath.Join(dir, traceFile), datasets.ImportOptions{ReadOptions: opt, TempDir: dir})
 	if err != nil {
-		return "", fmt.Errorf("importing %s: %s", name, strings.ReplaceAll(err.Error(), up, name))
+		var names []string
+		for _, f := range datasets.Formats() {
+			names = append(names, f.Name)
+		}
+		return "", fmt.Errorf("importing %s: %s (supported formats: %s; choose the format when detection fails, lenient to skip unreadable records)",
+			name, strings.ReplaceAll(err.Error(), up, name), strings.Join(names, ", "))
 	}
 	tr, err := datasets.ReadParquetFile(filepath.Join(dir, traceFile))
 	if err != nil {
