@@ -164,14 +164,14 @@ func (m *manager) submit(req Request, traceName, traceFile string) (*Job, error)
 	if err := os.MkdirAll(m.dir(id), 0o777); err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	m.mu.Lock()
-	m.jobs[id] = jb
-	m.mu.Unlock()
+	j := jb.Job
 	if err := m.save(jb); err != nil {
 		return nil, err
 	}
+	m.mu.Lock()
+	m.jobs[id] = jb
+	m.mu.Unlock()
 	m.start(jb)
-	j := jb.Job
 	return &j, nil
 }
 
