@@ -99,7 +99,16 @@ func TestBrowser(t *testing.T) {
 	}
 	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
+		var err error
+		// The runs page reloads itself when a run ends: a navigation
+		// that meets that reload is aborted, and tried again.
+		for try := 0; try < 3; try++ {
+			if err = chromedp.Do(ctx, steps...); err == nil || !strings.Contains(err.Error(), "ERR_ABORTED") {
+				break
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
+		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
 	}
