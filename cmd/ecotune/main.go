@@ -46,6 +46,7 @@ func newApp() *cli.App {
 			reportCommand(),
 			exportCommand(),
 			daemonCommand(),
+			serveCommand(),
 		},
 		EnableBashCompletion: true,
 	}

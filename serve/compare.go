@@ -1,0 +1,155 @@
+package serve
+
+import (
+	"fmt"
+	"net/http"
+	"path/filepath"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/reports"
+)
+
+// maxCompare is the most runs one comparison plots.
+const maxCompare = 8
+
+// comparable lists the finished tuning runs.
+func (s *Server) comparable() []Job {
+	var out []Job
+	for _, j := range s.jobs.list() {
+		if j.Request.Kind == KindTune && j.State == Done {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
+	ids := r.URL.Query()["run"]
+	if len(ids) > 0 {
+		if _, err := s.compareRuns(ids); err != nil {
+			s.fail(w, r, http.StatusBadRequest, "compare: "+err.Error())
+			return
+		}
+	}
+	sel := map[string]bool{}
+	for _, id := range ids {
+		sel[id] = true
+	}
+	q := r.URL.Query()
+	q.Del("token")
+	s.render(w, http.StatusOK, "compare", "Compare runs", map[string]any{"Runs": s.comparable(), "Selected": sel, "Query": q.Encode(), "Plot": len(ids) > 0})
+}
+
+// compareRuns loads the runs to compare: known, finished tunings, all
+// with the same first two objectives.
+func (s *Server) compareRuns(ids []string) ([]*reports.Run, error) {
+	if len(ids) < 1 || len(ids) > maxCompare {
+		return nil, fmt.Errorf("choose 1 to %d runs, not %d", maxCompare, len(ids))
+	}
+	var runs []*reports.Run
+	for _, id := range ids {
+		j, ok := Job{}, false
+		if validID(id) {
+			j, ok = s.jobs.get(id)
+		}
+		if !ok {
+			return nil, fmt.Errorf("no run %q", id)
+		}
+		if j.Request.Kind != KindTune || j.State != Done {
+			return nil, fmt.Errorf("run %s is not a finished tuning", id)
+		}
+		rr, err := reports.LoadRun(filepath.Join(s.jobs.dir(id), runSubdir))
+		if err != nil {
+			return nil, fmt.Errorf("run %s: %w", id, err)
+		}
+		if len(rr.Front.Objectives) < 2 {
+			return nil, fmt.Errorf("run %s has fewer than two objectives", id)
+		}
+		if len(runs) > 0 {
+			a, b := runs[0].Front.Objectives, rr.Front.Objectives
+			if a[0].Name != b[0].Name || a[1].Name != b[1].Name {
+				return nil, fmt.Errorf("run %s's objectives (%s, %s) differ from run %s's (%s, %s)", id, b[0].Name, b[1].Name, ids[0], a[0].Name, a[1].Name)
+			}
+		}
+		runs = append(runs, rr)
+	}
+	return runs, nil
+}
+
+// compareSVG draws the runs' fronts (rank 0) on one plot per split, the
+// first two objectives, each run its own colour and mark, rendered by the
+// reports code.
+func (s *Server) compareSVG(w http.ResponseWriter, r *http.Request) {
+	ids := r.URL.Query()["run"]
+	runs, err := s.compareRuns(ids)
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, "compare: "+err.Error())
+		return
+	}
+	fig, err := compareFigure(runs, ids)
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, "compare: "+err.Error())
+		return
+	}
+	b, err := fig.Render(reports.SVG)
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, "compare: "+err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+	w.Write(b)
+}
+
+func compareFigure(runs []*reports.Run, ids []string) (*reports.Figure, error) {
+	xo, err := objectives.Lookup(runs[0].Front.Objectives[0].Name)
+	if err != nil {
+		return nil, err
+	}
+	yo, err := objectives.Lookup(runs[0].Front.Objectives[1].Name)
+	if err != nil {
+		return nil, err
+	}
+	var row []*plot.Plot
+	for _, split := range []string{"train", "test"} {
+		p := plot.New()
+		p.Title.Text = "fronts, " + split + " split"
+		p.X.Label.Text, p.Y.Label.Text = xo.AxisLabel(), yo.AxisLabel()
+		p.Legend.Top = true
+		drawn := false
+		for i, rr := range runs {
+			var pts plotter.XYs
+			for _, sol := range rr.Front.Solutions {
+				sc := sol.On(split)
+				if sol.Rank != 0 || sc == nil {
+					continue
+				}
+				pts = append(pts, plotter.XY{X: xo.Display(xo.Of(*sc)), Y: yo.Display(yo.Of(*sc))})
+			}
+			if len(pts) == 0 {
+				continue
+			}
+			drawn = true
+			sc, err := plotter.NewScatter(pts)
+			if err != nil {
+				return nil, err
+			}
+			sc.GlyphStyle = draw.GlyphStyle{Color: plotutil.Color(i), Shape: plotutil.Shape(i), Radius: vg.Points(3)}
+			p.Add(sc)
+			p.Legend.Add(fmt.Sprintf("%s %s seed %d", ids[i], rr.Front.Policy, rr.Meta.Seed), sc)
+		}
+		if drawn {
+			row = append(row, p)
+		}
+	}
+	if len(row) == 0 {
+		return nil, fmt.Errorf("the runs have no front")
+	}
+	return &reports.Figure{Name: "compare", Title: "fronts", Plots: [][]*plot.Plot{row}, Width: vg.Points(360 * float64(len(row))), Height: vg.Points(300)}, nil
+}

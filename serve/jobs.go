@@ -1,0 +1,573 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/reports"
+	"github.com/ecotune/ecotune/run"
+	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner"
+)
+
+// Job states.
+const (
+	Queued  = "queued"
+	Running = "running"
+	Done    = "done"
+	Failed  = "failed"
+	Aborted = "aborted"
+)
+
+// Job kinds.
+const (
+	KindTune     = "tune"
+	KindSimulate = "simulate"
+)
+
+// Request is what a page asks for: a tuning run or a simulation. It is
+// kept in job.json, so a restarted server runs exactly the same thing.
+type Request struct {
+	Kind      string            `json:"kind"`
+	Trace     string            `json:"trace"` // trace ID, or EmbeddedTrace
+	Policy    string            `json:"policy"`
+	Scheduler string            `json:"scheduler"`
+	Seed      int64             `json:"seed"`
+	Set       map[string]string `json:"set,omitempty"` // simulate: parameter values
+	// Tune's settings.
+	Evaluations int      `json:"evaluations,omitempty"`
+	Generations int      `json:"generations,omitempty"`
+	Population  int      `json:"population,omitempty"`
+	Islands     int      `json:"islands,omitempty"`
+	Presets     []string `json:"presets,omitempty"`
+}
+
+// Job is one run of the workbench as job.json stores it.
+type Job struct {
+	ID        string    `json:"id"`
+	Request   Request   `json:"request"`
+	TraceName string    `json:"trace_name"`
+	State     string    `json:"state"`
+	Error     string    `json:"error,omitempty"`
+	Created   time.Time `json:"created"`
+	// Command is the equivalent command line.
+	Command []string `json:"command"`
+	// ResumedAt is the generation a restarted server resumed the tune
+	// from (its checkpoint's), 0 when it never was.
+	ResumedAt int `json:"resumed_at,omitempty"`
+	Progress
+}
+
+// Progress is a running tune's last generation.
+type Progress struct {
+	Generation  int     `json:"generation"`
+	Generations int     `json:"generations"`
+	Evaluations int     `json:"evaluations"`
+	Budget      int     `json:"budget"`
+	Hypervolume float64 `json:"hypervolume"` // 0 until known
+}
+
+// Percent is the progress bar's value: generations, or evaluations
+// against the budget when that is nearer to the end.
+func (p Progress) Percent() int {
+	f := 0.0
+	if p.Generations > 0 {
+		f = float64(p.Generation) / float64(p.Generations)
+	}
+	if p.Budget > 0 {
+		f = math.Max(f, float64(p.Evaluations)/float64(p.Budget))
+	}
+	return int(math.Min(100, math.Round(100*f)))
+}
+
+// job is a Job with what only the running server knows.
+type job struct {
+	Job
+	cancel  context.CancelFunc
+	aborted bool
+	done    chan struct{}
+}
+
+// jobFile is serve's record of a job in its directory.
+const jobFile = "job.json"
+
+// runSubdir is the tuner's run directory inside a job's directory.
+const runSubdir = "run"
+
+// manager runs jobs, at most cap(sem) at once, and tells subscribers.
+type manager struct {
+	s    *Server
+	mu   sync.Mutex
+	jobs map[string]*job
+	sem  chan struct{}
+	subs map[chan []byte]struct{}
+	ctx  context.Context // the server's life
+	wg   sync.WaitGroup
+}
+
+func (m *manager) dir(id string) string { return filepath.Join(m.s.data, "runs", id) }
+
+// load lists the jobs in the data directory and restarts those that were
+// queued or running (a tune resumes from its checkpoint).
+func (m *manager) load() error {
+	entries, err := os.ReadDir(filepath.Join(m.s.data, "runs"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	var restart []*job
+	for _, e := range entries {
+		if !e.IsDir() || !validID(e.Name()) {
+			continue
+		}
+		var j Job
+		if err := run.ReadJSON(filepath.Join(m.dir(e.Name()), jobFile), &j); err != nil {
+			fmt.Fprintf(m.s.log, "serve: skipping run %s: %v\n", e.Name(), err)
+			continue
+		}
+		jb := &job{Job: j, done: make(chan struct{})}
+		m.jobs[j.ID] = jb
+		switch j.State {
+		case Queued, Running:
+			jb.State = Queued
+			restart = append(restart, jb)
+		default:
+			close(jb.done)
+		}
+	}
+	sort.Slice(restart, func(a, b int) bool { return restart[a].Created.Before(restart[b].Created) })
+	for _, jb := range restart {
+		m.start(jb)
+	}
+	return nil
+}
+
+// submit records a new job and queues it.
+func (m *manager) submit(req Request, traceName, traceFile string) (*Job, error) {
+	id, err := newID()
+	if err != nil {
+		return nil, err
+	}
+	jb := &job{Job: Job{ID: id, Request: req, TraceName: traceName, State: Queued, Created: time.Now().UTC(), Command: m.s.command(req, traceFile, m.dir(id))}, done: make(chan struct{})}
+	if err := os.MkdirAll(m.dir(id), 0o777); err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	j := jb.Job
+	if err := m.save(jb); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	m.jobs[id] = jb
+	m.mu.Unlock()
+	m.start(jb)
+	return &j, nil
+}
+
+func (m *manager) start(jb *job) {
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.mu.Lock()
+	jb.cancel = cancel
+	m.mu.Unlock()
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		defer close(jb.done)
+		defer cancel()
+		select {
+		case m.sem <- struct{}{}:
+		case <-ctx.Done():
+			m.finish(jb, nil, false)
+			return
+		}
+		defer func() { <-m.sem }()
+		if ctx.Err() != nil {
+			m.finish(jb, nil, false)
+			return
+		}
+		m.update(jb, func(j *Job) { j.State = Running })
+		var err error
+		interrupted := false
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					fmt.Fprintf(m.s.log, "serve: run %s: panic: %v\n", jb.ID, r)
+					err = fmt.Errorf("internal error (see the server's log)")
+				}
+			}()
+			if jb.Request.Kind == KindTune {
+				interrupted, err = m.tune(ctx, jb)
+			} else {
+				err = m.simulate(ctx, jb)
+				interrupted = err != nil && ctx.Err() != nil
+			}
+		}()
+		m.finish(jb, err, !interrupted)
+	}()
+}
+
+// finish sets a job's final state: done or failed when it ended, aborted
+// when asked; a job the server's shutdown stopped stays as it was on
+// disk (queued or running), to be resumed at the next start.
+func (m *manager) finish(jb *job, err error, ended bool) {
+	m.mu.Lock()
+	aborted := jb.aborted
+	m.mu.Unlock()
+	switch {
+	case aborted:
+		m.update(jb, func(j *Job) { j.State = Aborted })
+	case !ended:
+		return // shutdown
+	case err != nil:
+		m.update(jb, func(j *Job) { j.State, j.Error = Failed, err.Error() })
+	default:
+		m.update(jb, func(j *Job) { j.State = Done })
+	}
+}
+
+// update changes a job, saves it and tells the subscribers.
+func (m *manager) update(jb *job, f func(*Job)) {
+	m.mu.Lock()
+	f(&jb.Job)
+	m.mu.Unlock()
+	if err := m.save(jb); err != nil {
+		fmt.Fprintf(m.s.log, "serve: %v\n", err)
+	}
+	m.publish(jb)
+}
+
+func (m *manager) save(jb *job) error {
+	m.mu.Lock()
+	j := jb.Job
+	m.mu.Unlock()
+	return run.WriteJSON(filepath.Join(m.dir(j.ID), jobFile), &j)
+}
+
+// event is what the runs page receives for each change.
+type event struct {
+	ID          string  `json:"id"`
+	State       string  `json:"state"`
+	Percent     int     `json:"percent"`
+	Generation  int     `json:"generation"`
+	Generations int     `json:"generations"`
+	Evaluations int     `json:"evaluations"`
+	Hypervolume float64 `json:"hypervolume"`
+	Error       string  `json:"error,omitempty"`
+}
+
+func eventOf(j *Job) []byte {
+	b, _ := json.Marshal(event{ID: j.ID, State: j.State, Percent: j.Percent(), Generation: j.Generation, Generations: j.Generations,
+		Evaluations: j.Evaluations, Hypervolume: j.Hypervolume, Error: j.Error})
+	return b
+}
+
+func (m *manager) publish(jb *job) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b := eventOf(&jb.Job)
+	for c := range m.subs {
+		select {
+		case c <- b:
+		default: // a slow reader misses an update, not the next one
+		}
+	}
+}
+
+func (m *manager) subscribe() (chan []byte, []Job) {
+	c := make(chan []byte, 64)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.subs[c] = struct{}{}
+	return c, m.listLocked()
+}
+
+func (m *manager) unsubscribe(c chan []byte) {
+	m.mu.Lock()
+	delete(m.subs, c)
+	m.mu.Unlock()
+}
+
+// list returns the jobs, newest first.
+func (m *manager) list() []Job {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.listLocked()
+}
+
+func (m *manager) listLocked() []Job {
+	out := make([]Job, 0, len(m.jobs))
+	for _, jb := range m.jobs {
+		out = append(out, jb.Job)
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if !out[a].Created.Equal(out[b].Created) {
+			return out[a].Created.After(out[b].Created)
+		}
+		return out[a].ID < out[b].ID
+	})
+	return out
+}
+
+func (m *manager) get(id string) (Job, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	jb, ok := m.jobs[id]
+	if !ok {
+		return Job{}, false
+	}
+	return jb.Job, true
+}
+
+// abort stops a queued or running job; it ends as aborted.
+func (m *manager) abort(id string) bool {
+	m.mu.Lock()
+	jb, ok := m.jobs[id]
+	if ok && (jb.State == Queued || jb.State == Running) {
+		jb.aborted = true
+		if jb.cancel != nil {
+			jb.cancel()
+		}
+	}
+	m.mu.Unlock()
+	return ok
+}
+
+// remove aborts a job, waits for it and deletes its directory.
+func (m *manager) remove(id string) (bool, error) {
+	m.mu.Lock()
+	jb, ok := m.jobs[id]
+	m.mu.Unlock()
+	if !ok {
+		return false, nil
+	}
+	m.abort(id)
+	<-jb.done
+	m.mu.Lock()
+	delete(m.jobs, id)
+	m.mu.Unlock()
+	if err := os.RemoveAll(m.dir(id)); err != nil {
+		return true, fmt.Errorf("serve: deleting run %s: %w", id, err)
+	}
+	return true, nil
+}
+
+// monitor is a tuner.Monitor that feeds a job's progress.
+type monitor struct {
+	m      *manager
+	jb     *job
+	resume bool
+	seen   *bool
+}
+
+func (mo monitor) Record(s *tuner.Status) error {
+	hv := s.Hypervolume
+	if math.IsNaN(hv) || math.IsInf(hv, 0) {
+		hv = 0
+	}
+	first := !*mo.seen
+	*mo.seen = true
+	mo.m.update(mo.jb, func(j *Job) {
+		if first && mo.resume {
+			j.ResumedAt = s.Generation
+		}
+		j.Progress = Progress{Generation: s.Generation, Generations: s.Generations, Evaluations: s.Evaluations, Budget: s.Budget, Hypervolume: hv}
+	})
+	return nil
+}
+func (monitor) Note(string) {}
+func (monitor) Done()       {}
+
+// tune runs a tuning job as `ecotune tune` does, resuming from the
+// checkpoint when one is there; it says whether it was interrupted.
+func (m *manager) tune(ctx context.Context, jb *job) (bool, error) {
+	o, t, err := m.s.tuneOptions(jb.Request, m.dir(jb.ID), jb.Command)
+	if err != nil {
+		return false, err
+	}
+	if _, err := os.Stat(run.Dir(t.Dir).Checkpoint()); err == nil {
+		t.Resume = true
+	} else {
+		t.Force = true
+	}
+	o.Monitor = monitor{m: m, jb: jb, resume: t.Resume, seen: new(bool)}
+	out, err := tuner.Tune(ctx, o, t)
+	if err != nil {
+		if ctx.Err() != nil {
+			return true, err
+		}
+		return false, err
+	}
+	if out.Interrupted {
+		return true, nil
+	}
+	if _, err := reports.Write(t.Dir, reports.Options{Force: true}); err != nil {
+		return false, fmt.Errorf("the run is done, but its report failed: %w", err)
+	}
+	return false, nil
+}
+
+// tuneOptions builds tuner.Options and the target from a request, with
+// `ecotune tune`'s defaults.
+func (s *Server) tuneOptions(req Request, dir string, command []string) (tuner.Options, run.Target, error) {
+	var o tuner.Options
+	var t run.Target
+	tr, name, file, err := s.openTrace(req.Trace)
+	if err != nil {
+		return o, t, err
+	}
+	objs, err := tuner.ParseObjectives(defaultObjectives())
+	if err != nil {
+		return o, t, err
+	}
+	for _, p := range req.Presets {
+		pr, err := tuner.ParsePreset(p)
+		if err != nil {
+			return o, t, err
+		}
+		o.Presets = append(o.Presets, pr)
+	}
+	o.Policy, o.Trace, o.Split, o.Objectives = req.Policy, tr, run.Holdout(0.7), objs
+	o.Sim = sim.Options{Scheduler: req.Scheduler}
+	o.Settings = tuner.Settings{
+		Population: req.Population, Generations: req.Generations, Islands: req.Islands, MigrationEvery: 5,
+		Evaluations: req.Evaluations, Seed: req.Seed, Workers: s.workers,
+	}
+	t.Dir = filepath.Join(dir, runSubdir)
+	t.Provenance = run.Provenance{Trace: name, TraceFile: file, Command: command, Version: s.version}
+	return o, t, nil
+}
+
+func defaultObjectives() string {
+	s := ""
+	for i, o := range tuner.DefaultObjectives() {
+		if i > 0 {
+			s += ","
+		}
+		s += o.Name
+	}
+	return s
+}
+
+// SimResult is a simulation's outcome (result.json), the fields of
+// `ecotune simulate --json`.
+type SimResult struct {
+	Trace     string             `json:"trace"`
+	Policy    string             `json:"policy"`
+	Params    map[string]float64 `json:"params"`
+	Scheduler string             `json:"scheduler"`
+	PeriodS   int64              `json:"period_s"`
+	Nodes     int                `json:"nodes"`
+	Slots     int                `json:"slots"`
+	objectives.Scores
+	BootFailures    int64 `json:"boot_failures"`
+	IgnoredCommands int64 `json:"ignored_commands"`
+}
+
+const simResultFile = "result.json"
+
+// simulate replays the trace once, as `ecotune simulate` does.
+func (m *manager) simulate(ctx context.Context, jb *job) error {
+	req := jb.Request
+	tr, name, _, err := m.s.openTrace(req.Trace)
+	if err != nil {
+		return err
+	}
+	spec, err := policy.Lookup(req.Policy)
+	if err != nil {
+		return err
+	}
+	cfg, err := policy.ParseSet(spec, setArgs(req.Set))
+	if err != nil {
+		return err
+	}
+	cfg.Seed = req.Seed
+	if _, err := policy.New(cfg); err != nil {
+		return err
+	}
+	cluster, err := sim.ClusterSpec{Model: "escs"}.Resolve(tr.Meta)
+	if err != nil {
+		return err
+	}
+	opt := sim.Options{Scheduler: req.Scheduler, Period: sim.DefaultPeriod, Seed: req.Seed}
+	scorer := tuner.NewScorer(cluster, opt, 1)
+	defer scorer.Close()
+	var r sim.Result
+	err = scorer.Replay(ctx, []tuner.ScoreTask{{Trace: tr, Config: cfg}}, func(_ int, res *sim.Result) error {
+		r = *res
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	res := SimResult{Trace: name, Policy: cfg.Name, Params: cfg.Params, Scheduler: req.Scheduler, PeriodS: sim.DefaultPeriod,
+		Nodes: r.Nodes, Slots: r.Slots, Scores: objectives.Compute(&r), BootFailures: r.BootFailures, IgnoredCommands: r.IgnoredCommands}
+	return run.WriteJSON(filepath.Join(m.dir(jb.ID), simResultFile), &res)
+}
+
+// setArgs turns parameter values into `--set name=value` arguments, in
+// name order.
+func setArgs(set map[string]string) []string {
+	var out []string
+	for k, v := range set {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// openTrace reads a trace by ID: its name, the file (empty for the
+// embedded trace).
+func (s *Server) openTrace(id string) (*datasets.Trace, string, string, error) {
+	if id == EmbeddedTrace || id == "" {
+		tr, err := datasets.Default()
+		if err != nil {
+			return nil, "", "", err
+		}
+		return tr, tr.Meta.Name, "", nil
+	}
+	if !validID(id) {
+		return nil, "", "", fmt.Errorf("no trace %q", id)
+	}
+	info, err := s.traceInfo(id)
+	if err != nil {
+		return nil, "", "", err
+	}
+	path := filepath.Join(s.data, "traces", id, traceFile)
+	tr, err := datasets.ReadParquetFile(path)
+	if err != nil {
+		return nil, "", "", err
+	}
+	return tr, info.Name, path, nil
+}
+
+// command is the command line equivalent to a request.
+func (s *Server) command(req Request, traceFile, dir string) []string {
+	c := []string{"ecotune", req.Kind}
+	if traceFile != "" {
+		c = append(c, "--trace", traceFile)
+	}
+	c = append(c, "--policy", req.Policy, "--scheduler", req.Scheduler, "--seed", strconv.FormatInt(req.Seed, 10))
+	if req.Kind == KindSimulate {
+		for _, a := range setArgs(req.Set) {
+			c = append(c, "--set", a)
+		}
+		return c
+	}
+	c = append(c, "--evaluations", strconv.Itoa(req.Evaluations), "--generations", strconv.Itoa(req.Generations),
+		"--population", strconv.Itoa(req.Population), "--islands", strconv.Itoa(req.Islands), "--migration", "5")
+	for _, p := range req.Presets {
+		c = append(c, "--preset", p)
+	}
+	return append(c, "-o", filepath.Join(dir, runSubdir))
+}
