@@ -40,7 +40,8 @@
 // estimates, enough slots are free on Idle, Busy and booting nodes: a booting
 // node counts with all its slots at its expected boot end, a running job
 // frees its slots at start + estimate (an estimate already overrun counts as
-// ending now) — and starts, in queue order, every later job that fits in the
+// ending now, and its expiry is an event: the scheduler passes again at
+// that second, as the shadow time may move earlier) — and starts, in queue order, every later job that fits in the
 // free slots now and either ends by its estimate before the shadow time or
 // fits in the slots the head will not need then. The estimate is the logged
 // requested time, or the run time when the log has none (requested time ≤ 0)
@@ -63,7 +64,8 @@
 //
 // Everything that happens at the same second is processed in this order:
 //
-//  1. jobs end (in trace order), freeing their slots;
+//  1. jobs end (in trace order), freeing their slots; running jobs'
+//     estimates that run out now expire (backfilling schedulers);
 //  2. transitions complete: boots done (node Idle), then boots failed
 //     (node Off), then shutdowns done (node Off), each in node order;
 //  3. at local midnight, View.HourlySlots takes in the day just ended;

@@ -88,6 +88,7 @@ type state struct {
 	running    seqList[policy.RunningJob]
 	ends       []endEntry // EASY: running jobs by estimated end, latest first
 	boots      bootEnds   // EASY: booting nodes by expected end
+	expiries   expiries   // EASY: overrun estimates' expiry times
 	resv       []endEntry // EASY: scratch for offReservation
 	freeSet    bitset     // Idle or Busy nodes with a free slot (Slots − BusySlots in the view)
 	idleList   idleList   // Idle nodes by IdleSince, then ID

@@ -422,6 +422,9 @@ func (s *Simulator) start(qi int) {
 	st.events.push(jobEnd{t: st.now + run, j: j})
 	if s.easy {
 		s.addEnd(st.now+info.est, j, info.slots)
+		if info.est < run {
+			st.expiries.push(st.now + info.est)
+		}
 	}
 	st.changed = true
 }
