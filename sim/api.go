@@ -26,7 +26,7 @@ const (
 
 // Options control one replay.
 type Options struct {
-	Scheduler string // FCFS (default) or EASY
+	Scheduler string // FCFS (default), EASY or Conservative
 	// UseRunTime makes backfilling use the job's real run time instead of
 	// its requested time.
 	UseRunTime bool

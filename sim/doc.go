@@ -1,6 +1,6 @@
 // Package sim is a deterministic discrete-event cluster simulator: nodes and
-// their power states, a job queue with FCFS or EASY backfilling, energy
-// accounting, and a record of what happened.
+// their power states, a job queue with FCFS, EASY or conservative
+// backfilling, energy accounting, and a record of what happened.
 //
 // # Time and jobs
 //
@@ -51,8 +51,18 @@
 // now (a shutting-down node once its shutdown ends and it could boot
 // again), as a scheduler with power saving treats powered-down nodes
 // (Slurm's ResumeTimeout): the head keeps a reservation, and jobs that
-// would hold it up do not backfill. Conservative backfilling is not
-// implemented (New returns an error).
+// would hold it up do not backfill.
+//
+// Conservative backfilling gives every queued job a reservation: at each
+// pass it plans the queue afresh, in queue order, each job at the earliest
+// time from which its slots stay free for its estimate, by the same
+// estimates (overrun ones ending now, their expiry an event) and boots,
+// after the reservations of the jobs ahead of it; a job planned now
+// starts if its slots are free now. So a job starts early only if it
+// delays no reservation of a job ahead of it; a reservation moves earlier
+// as jobs end before their estimates. When the running and booting slots
+// can never hold a job, Off and shutting-down nodes join the plan as in
+// EASY's reservation.
 //
 // A starting job takes free slots on the lowest-numbered nodes first, as
 // many as each node has free. A policy that implements policy.Placer is

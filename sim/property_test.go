@@ -299,7 +299,7 @@ func propertyCases() []propertyCase {
 	var cases []propertyCase
 	for seed := range uint64(6) {
 		for _, p := range []policy.Policy{allOn{}, chaos{}} {
-			for _, sched := range []string{FCFS, EASY} {
+			for _, sched := range []string{FCFS, EASY, Conservative} {
 				opt := Options{Scheduler: sched, Period: []int64{EveryEvent, 60, 600}[seed%3], Timeline: true}
 				if seed%2 == 1 {
 					opt.BootFailProb, opt.Seed = 0.2, int64(seed)

@@ -104,6 +104,12 @@ func (s *Simulator) schedulePass() {
 		s.start(0)
 	}
 	if n := st.queue.len(); s.easy && n > 1 && st.avail > 0 {
+		if s.cons {
+			if st.avail >= st.qslots.min {
+				s.conservativeBackfill()
+			}
+			return
+		}
 		switch { // index the queue while it is long (hysteresis)
 		case !st.indexed && n >= s.indexFrom:
 			s.index()
