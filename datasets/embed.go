@@ -51,6 +51,7 @@ func (t *Trace) Clone() *Trace {
 func (m Meta) Clone() Meta {
 	m.Sources = slices.Clone(m.Sources)
 	m.Notes = slices.Clone(m.Notes)
+	m.Layout = slices.Clone(m.Layout)
 	if m.Skipped != nil {
 		m.Skipped = cloneCounts(m.Skipped)
 	}

@@ -20,6 +20,9 @@ type ImportOptions struct {
 	RunJobs int
 	// TempDir holds the spilled runs; "" means the output's directory.
 	TempDir string
+	// Anonymize, when not nil, replaces users, groups, queues,
+	// partitions and node names by keyed hashes (see Anonymizer).
+	Anonymize *Anonymizer
 }
 
 // DefaultRunJobs is the default ImportOptions.RunJobs.
@@ -39,15 +42,28 @@ func Import(paths []string, out string, opt ImportOptions) (Meta, error) {
 	}
 	runs := newRunSorter(opt.RunJobs, dir)
 	defer runs.cleanup()
+	add := runs.add
+	if opt.Anonymize != nil { // before the runs are spilled to disk
+		add = func(j Job) error {
+			opt.Anonymize.Job(&j)
+			return runs.add(j)
+		}
+	}
 	metas := make([]Meta, 0, len(paths))
 	for _, path := range paths {
-		m, err := readLogFile(path, opt.ReadOptions, runs.add)
+		m, err := readLogFile(path, opt.ReadOptions, add)
 		if err != nil {
 			return Meta{}, err
 		}
 		metas = append(metas, m)
 	}
 	meta := mergeMetas(metas)
+	if opt.Anonymize != nil {
+		meta.Layout = slices.Clone(meta.Layout)
+		if err := opt.Anonymize.Meta(&meta); err != nil {
+			return Meta{}, fmt.Errorf("%s: %w", out, err)
+		}
+	}
 	file, err := CreateAtomic(out, opt.Force)
 	if err != nil {
 		return Meta{}, err

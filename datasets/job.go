@@ -40,6 +40,11 @@ type Meta struct {
 	Skipped map[string]int64
 	// Adjusted counts records kept but changed by a documented rule, by rule.
 	Adjusted map[string]int64
+	// Layout is the machine's nodes grouped by slots, when the log names
+	// the hosts jobs ran on (Slurm, PBS/TORQUE, SGE/UGE); then Nodes and
+	// Procs are its totals. Nil for logs that do not (SWF, ...) and for
+	// traces written before layouts existed.
+	Layout []LayoutGroup `json:",omitempty"`
 }
 
 // A Source is one input file of a trace.

@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ecotune/ecotune/internal/atomicfile"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
@@ -133,6 +133,9 @@ func parquetMeta(f *parquet.File) (Meta, error) {
 	if err := json.Unmarshal([]byte(js), &m); err != nil {
 		return Meta{}, fmt.Errorf("parquet: metadata: %w", err)
 	}
+	if err := ValidateLayout(m.Layout); err != nil {
+		return Meta{}, fmt.Errorf("parquet: metadata: %w", err)
+	}
 	return m, nil
 }
 
@@ -185,31 +188,24 @@ func isParquetFile(path string) (bool, error) {
 
 // An AtomicFile is an output written to a temporary file in the target's
 // directory and renamed over the target by Commit, so that readers never
-// see half a file.
+// see half a file (internal/atomicfile: the module's one atomic writer;
+// a symbolic link at the target is replaced, never followed).
 type AtomicFile struct {
-	*os.File
+	*atomicfile.File
 	target string
-	force  bool
 }
 
 // CreateAtomic starts writing path. Unless force is set it fails with
 // ErrOutputExist when path exists.
 func CreateAtomic(path string, force bool) (*AtomicFile, error) {
-	if err := checkOutput(path, force); err != nil {
-		return nil, err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	f, err := atomicfile.Create(path, atomicfile.Options{NoReplace: !force})
 	if err != nil {
-		return nil, err
+		return nil, outputErr(path, err)
 	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return nil, err
-	}
-	return &AtomicFile{File: f, target: path, force: force}, nil
+	return &AtomicFile{File: f, target: path}, nil
 }
 
+// checkOutput fails with ErrOutputExist when path exists, unless force.
 func checkOutput(path string, force bool) error {
 	if force {
 		return nil
@@ -222,26 +218,20 @@ func checkOutput(path string, force bool) error {
 	return nil
 }
 
-// Commit syncs and closes the temporary file and renames it to the target.
-func (a *AtomicFile) Commit() error {
-	err := a.Sync()
-	if cerr := a.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = checkOutput(a.target, a.force)
-	}
-	if err == nil {
-		err = os.Rename(a.Name(), a.target)
-	}
-	if err != nil {
-		os.Remove(a.Name())
+// outputErr maps atomicfile.ErrExists to ErrOutputExist.
+func outputErr(path string, err error) error {
+	if errors.Is(err, atomicfile.ErrExists) {
+		return fmt.Errorf("%s: %w", path, ErrOutputExist)
 	}
 	return err
 }
 
+// Commit syncs and closes the temporary file and renames it to the target.
+func (a *AtomicFile) Commit() error {
+	return outputErr(a.target, a.File.Commit())
+}
+
 // Abort closes and removes the temporary file.
 func (a *AtomicFile) Abort() {
-	a.Close()
-	os.Remove(a.Name())
+	a.File.Abort()
 }

@@ -31,12 +31,15 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 )
 
 type pbsReader struct {
 	acctLineReader
 	intern acctInterner
 	others int64 // records of other types
+	layout layoutObserver
+	hosts  []pbsHostUse // of the current exec_host
 }
 
 func newPBSReader(r io.Reader, file string, opt ReadOptions) (Reader, error) {
@@ -71,7 +74,10 @@ func pbsStamp(l []byte) (int64, bool) {
 }
 
 func (r *pbsReader) Meta() Meta {
-	return acctWithCount(r.meta, r.others, "accounting records other than E (job end) ignored")
+	m := acctWithCount(r.meta, r.others, "accounting records other than E (job end) ignored")
+	m.Notes = slices.Clone(m.Notes)
+	r.layout.fill(&m)
+	return m
 }
 
 func (r *pbsReader) Next() (Job, error) {
@@ -257,6 +263,9 @@ func (r *pbsReader) job(id int64, rec *pbsRecord) (Job, bool, *ParseError) {
 	if perr != nil {
 		return Job{}, false, perr
 	}
+	if len(rec.execHost) > 0 {
+		r.observeExecHost(rec.execHost, id, start, start+max(run, 0))
+	}
 	status := int32(Unknown)
 	if len(rec.exit) > 0 {
 		code, ok := acctInt(rec.exit)
@@ -356,6 +365,61 @@ func pbsExecHost(v []byte) (int32, bool) {
 		}
 	}
 	return int32(total), true
+}
+
+// observeExecHost records the cores exec_host gives each host over
+// [start, end): "n/7+n/6" two cores on n, which has at least 8 (TORQUE
+// numbers cores); "c1/0*13" 13 cores on c1 (PBS Pro numbers chunks).
+func (r *pbsReader) observeExecHost(v []byte, id, start, end int64) {
+	r.hosts = r.hosts[:0]
+	last := -1
+	for rest, more := v, true; more; {
+		var part []byte
+		part, rest, more = bytes.Cut(rest, []byte{'+'})
+		slash := bytes.LastIndexByte(part, '/')
+		if slash <= 0 {
+			r.layout.unreadable++
+			return
+		}
+		host := part[:slash]
+		if last < 0 || !bytes.Equal(r.hosts[last].name, host) {
+			last = slices.IndexFunc(r.hosts, func(h pbsHostUse) bool { return bytes.Equal(h.name, host) })
+			if last < 0 {
+				r.hosts = append(r.hosts, pbsHostUse{name: host})
+				last = len(r.hosts) - 1
+			}
+		}
+		h := &r.hosts[last]
+		for specs, again := part[slash+1:], true; again; {
+			var spec []byte
+			spec, specs, again = bytes.Cut(specs, []byte{','})
+			n, ok := pbsCores(spec)
+			if !ok {
+				r.layout.unreadable++
+				return
+			}
+			h.cores += n
+			if bytes.IndexByte(spec, '*') < 0 {
+				_, hi, found := bytes.Cut(spec, []byte{'-'})
+				if !found {
+					hi = spec
+				}
+				idx, _ := acctDigits(hi)
+				h.minSlots = max(h.minSlots, idx+1)
+			}
+		}
+	}
+	for _, h := range r.hosts {
+		r.layout.observe(h.name, id, h.cores, start, end)
+		r.layout.atLeast(h.name, h.minSlots)
+	}
+}
+
+// pbsHostUse is what exec_host says of one host.
+type pbsHostUse struct {
+	name     []byte
+	cores    int64
+	minSlots int64 // highest core index + 1 (TORQUE)
 }
 
 // pbsCores counts the cores of one exec_host index spec: "3" one, "0-27"

@@ -176,7 +176,7 @@ func mergeMetas(ms []Meta) Meta {
 		if m.Format != out.Format {
 			out.Format = "mixed"
 		}
-		if m.Nodes != out.Nodes || m.Procs != out.Procs {
+		if (m.Nodes != out.Nodes || m.Procs != out.Procs) && (len(m.Layout) == 0 || len(out.Layout) == 0) {
 			out.Notes = append(out.Notes, fmt.Sprintf("logs disagree on machine size (%d nodes, %d procs vs %d, %d): the larger is kept", out.Nodes, out.Procs, m.Nodes, m.Procs))
 			out.Nodes, out.Procs = max(out.Nodes, m.Nodes), max(out.Procs, m.Procs)
 			out.ProcsPerNode = max(out.ProcsPerNode, m.ProcsPerNode)
@@ -195,7 +195,33 @@ func mergeMetas(ms []Meta) Meta {
 		out.Skipped = addCounts(out.Skipped, m.Skipped)
 		out.Adjusted = addCounts(out.Adjusted, m.Adjusted)
 	}
+	if len(ms) > 1 {
+		mergeMetaLayouts(&out, ms)
+	}
 	return out
+}
+
+// mergeMetaLayouts gives out the union of the logs' node layouts (each
+// host with the most slots a log shows), or none, with a note, unless
+// every log has one.
+func mergeMetaLayouts(out *Meta, ms []Meta) {
+	ls := make([][]LayoutGroup, len(ms))
+	some := false
+	for i, m := range ms {
+		ls[i] = m.Layout
+		some = some || len(m.Layout) > 0
+	}
+	if !some {
+		return
+	}
+	merged, err := mergeLayouts(ls)
+	if err != nil || merged == nil {
+		out.Layout = nil
+		out.Notes = append(out.Notes, "node layout dropped: not every log names the hosts its jobs ran on")
+		return
+	}
+	setLayout(out, merged)
+	out.Notes = append(out.Notes, fmt.Sprintf("node layout: the hosts of %d logs, each with the most slots a log shows", len(ms)))
 }
 
 // normalizedMeta makes a reader's metadata canonical: sizes ≤ 0 are Unknown

@@ -39,6 +39,9 @@ func acctFuzzRead(t *testing.T, name string, data []byte, lenient bool) ([]Job, 
 		jobs = append(jobs, j)
 	}
 	m := rd.Meta()
+	if err := ValidateLayout(m.Layout); err != nil {
+		t.Fatalf("invalid layout %+v: %v", m.Layout, err)
+	}
 	for reason, n := range m.Skipped {
 		if n <= 0 || reason == "" {
 			t.Fatalf("skip count %q: %d", reason, n)

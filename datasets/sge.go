@@ -24,6 +24,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 )
 
 var sgeFieldNames = [...]string{
@@ -38,6 +39,7 @@ var sgeFieldNames = [...]string{
 
 const (
 	sgeQname    = 0
+	sgeHostname = 1
 	sgeGroup    = 2
 	sgeOwner    = 3
 	sgeJob      = 5
@@ -62,6 +64,15 @@ type sgeReader struct {
 	fields [][]byte
 	words  [][]byte
 	intern acctInterner
+	layout layoutObserver
+}
+
+// Meta returns the metadata with the node layout the hostnames show.
+func (r *sgeReader) Meta() Meta {
+	m := r.meta
+	m.Notes = slices.Clone(m.Notes)
+	r.layout.fill(&m)
+	return m
 }
 
 func newSGEReader(r io.Reader, file string, opt ReadOptions) (Reader, error) {
@@ -172,6 +183,9 @@ func (r *sgeReader) parse(line []byte) (Job, bool, *ParseError) {
 	reqProcs, reqTime, ok := sgeRequest(sgeCategoryField(line, f), &r.words)
 	if !ok {
 		return Job{}, false, r.fieldErr(sgeCategory, ErrSyntax)
+	}
+	if host := f[sgeHostname]; len(host) > 0 && string(host) != "NONE" {
+		r.layout.observe(host, v[sgeJob]<<20^v[sgeTask], v[sgeSlots], v[sgeStart], v[sgeEnd])
 	}
 	status := int32(0)
 	if v[sgeFailed] == 0 && v[sgeExit] == 0 {

@@ -151,6 +151,7 @@ type slurmAlloc struct {
 	start, end int64 // Unknown when the log has none
 	elapsed    int64
 	idText     []byte // JobID as written, for matching steps
+	nodeList   []byte // NodeList as written, for the layout
 	tasks      int64  // jobs it stands for (array ranges), 0 = skip
 	reason     string // skip reason when tasks == 0
 	line       int
@@ -184,6 +185,7 @@ type slurmReader struct {
 	out      Job // job being repeated for array ranges
 	outCount int64
 	intern   acctInterner
+	layout   layoutObserver
 	eof      bool
 	err      error
 }
@@ -219,7 +221,13 @@ func detectSlurm(head []byte) bool {
 	return false
 }
 
-func (r *slurmReader) Meta() Meta { return r.meta }
+// Meta returns the metadata with the node layout the node lists show.
+func (r *slurmReader) Meta() Meta {
+	m := r.meta
+	m.Notes = slices.Clone(m.Notes)
+	r.layout.fill(&m)
+	return m
+}
 
 func (r *slurmReader) Next() (Job, error) {
 	for {
@@ -501,7 +509,7 @@ func (r *slurmReader) take() error {
 // parseAlloc reads an allocation row into a, reusing a's buffer.
 func (r *slurmReader) parseAlloc(a *slurmAlloc, idText []byte, id int64) error {
 	c := &r.col
-	*a = slurmAlloc{idText: append(a.idText[:0], idText...), line: r.recLine, valid: true}
+	*a = slurmAlloc{idText: append(a.idText[:0], idText...), nodeList: append(a.nodeList[:0], r.field(c.nodeList)...), line: r.recLine, valid: true}
 	status, ended, ok := slurmStatus(r.field(c.state))
 	if !ok {
 		return r.fieldErr(c.state, fmt.Errorf("unknown job state: %w", ErrSyntax))
@@ -609,6 +617,7 @@ func (r *slurmReader) emit() {
 		j.Run = p.end - p.start
 	}
 	r.out, r.outCount = j, p.tasks
+	r.layout.observeList(p.nodeList, j.ID, int64(j.Procs), p.start, p.end)
 }
 
 func (r *slurmReader) time(i int) (int64, error) {

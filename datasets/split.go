@@ -106,21 +106,29 @@ func windowEnd(s int64) string {
 }
 
 // ParseTime reads a time given as Unix seconds, RFC 3339
-// ("2001-09-09T01:46:40Z") or a date "YYYY-MM-DD" (midnight in loc).
+// ("2001-09-09T01:46:40Z"), or a date or date and time without a zone
+// ("YYYY-MM-DD", "YYYY-MM-DDTHH:MM", "YYYY-MM-DDTHH:MM:SS", in loc;
+// nil loc is UTC): the one time parser of the module's --from and --to
+// flags.
 func ParseTime(s string, loc *time.Location) (int64, error) {
+	if loc == nil {
+		loc = time.UTC
+	}
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return n, nil
 	}
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return t.Unix(), nil
 	}
-	if t, err := time.ParseInLocation(time.DateOnly, s, loc); err == nil {
-		return t.Unix(), nil
+	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02T15:04", time.DateOnly} {
+		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
+			return t.Unix(), nil
+		}
 	}
 	return 0, fmt.Errorf("time %q: %w", s, errBadTime)
 }
 
-var errBadTime = errors.New("want Unix seconds, RFC 3339 or YYYY-MM-DD")
+var errBadTime = errors.New("want Unix seconds, RFC 3339 or YYYY-MM-DD[THH:MM[:SS]]")
 
 // Location is the trace's time zone: the IANA zone named by TimeZone when
 // Go knows it, else the fixed offset TZOffset.

@@ -96,6 +96,8 @@ func TestParseTime(t *testing.T) {
 		{"2001-09-09T01:46:40Z", 1000000000},
 		{"2001-09-09T03:46:40+02:00", 1000000000},
 		{"1970-01-02", 86400 + 8*3600}, // midnight in UTC−8
+		{"1970-01-02T01:30", 86400 + 9*3600 + 1800},
+		{"1970-01-02T01:30:05", 86400 + 9*3600 + 1805},
 	}
 	for _, tt := range tests {
 		got, err := ParseTime(tt.in, pacific)
@@ -105,5 +107,9 @@ func TestParseTime(t *testing.T) {
 	}
 	if _, err := ParseTime("yesterday", pacific); err == nil {
 		t.Error("ParseTime(yesterday) succeeded")
+	}
+	// nil location is UTC, as report --from reads it.
+	if got, err := ParseTime("1970-01-02T01:00", nil); err != nil || got != 86400+3600 {
+		t.Errorf("ParseTime in UTC = %d, %v", got, err)
 	}
 }

@@ -43,6 +43,9 @@ type Stats struct {
 	Skipped  map[string]int64 `json:"skipped"`
 	Adjusted map[string]int64 `json:"adjusted"`
 	Notes    []string         `json:"notes"`
+	// Layout is the machine's nodes by slots per node (each group's hosts
+	// as a host list), when the log named the hosts; absent otherwise.
+	Layout []LayoutGroup `json:"layout,omitempty"`
 }
 
 // Quantiles summarises a distribution by nearest rank: the q-quantile of
@@ -65,6 +68,7 @@ func Inspect(t *Trace) *Stats {
 	s := &Stats{
 		Name: m.Name, Format: m.Format, Jobs: len(t.Jobs),
 		Nodes: m.Nodes, Procs: m.Procs, ProcsPerNode: m.ProcsPerNode,
+		Layout:   slices.Clone(m.Layout),
 		TimeZone: m.TimeZone, TZOffset: m.TZOffset,
 		Unknown:  map[string]int64{},
 		Skipped:  orEmptyCounts(m.Skipped),
@@ -177,6 +181,9 @@ func (s *Stats) WriteText(w io.Writer) error {
 	row("trace", "%s (%s)", s.Name, s.Format)
 	row("jobs", "%d", s.Jobs)
 	row("machine", "%s", machineSize(Meta{Nodes: s.Nodes, Procs: s.Procs}))
+	for _, g := range s.Layout {
+		row("nodes", "%d × %d slots: %s", g.Count, g.Slots, g.Hosts)
+	}
 	if s.Jobs > 0 {
 		row("first submit", "%s", time.Unix(s.First, 0).In(zone).Format("2006-01-02 15:04:05 -0700"))
 		row("last end", "%s", time.Unix(s.End, 0).In(zone).Format("2006-01-02 15:04:05 -0700"))

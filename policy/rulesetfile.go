@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ecotune/ecotune/internal/atomicfile"
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 )
 
 // MaxRuleSetBytes bounds the size of a rule-set or state file read.
@@ -197,30 +197,11 @@ func readLimited(path string) ([]byte, error) {
 // writeAtomic writes data to path through a synced temporary file in the
 // same directory renamed over it; an existing path is an error unless
 // force.
-func writeAtomic(path string, data []byte, force bool) (err error) {
+func writeAtomic(path string, data []byte, force bool) error {
 	if !force {
 		if _, err := os.Stat(path); err == nil {
 			return fmt.Errorf("%s exists (use --force to overwrite)", path)
 		}
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return atomicfile.WriteFile(path, data, atomicfile.Options{})
 }

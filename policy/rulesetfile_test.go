@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -141,4 +142,25 @@ func FuzzParseRuleSet(f *testing.F) {
 		v.Recount()
 		checkCommands(t, v, decide(p, v))
 	})
+}
+
+// TestRuleSetFileMode: rules.json follows the umask (0666 &^ umask), as
+// every other output, instead of 0600.
+func TestRuleSetFileMode(t *testing.T) {
+	for _, mask := range []int{0o022, 0o077} {
+		path := filepath.Join(t.TempDir(), "rules.json")
+		old := syscall.Umask(mask)
+		err := WriteRuleSet(path, testRuleSet(), false)
+		syscall.Umask(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := os.FileMode(0o666 &^ mask); fi.Mode().Perm() != want {
+			t.Errorf("umask %o: mode %o, want %o", mask, fi.Mode().Perm(), want)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner"
 )
 
 // An Entry is one row of a comparison: a label and the policy it runs.
@@ -94,21 +96,20 @@ func Compare(tr *datasets.Trace, c sim.Cluster, entries []Entry, opt CompareOpti
 	if _, err := policy.Lookup(Oracle); err == nil {
 		oracleAt = referenceIndex(&jobs, Oracle)
 	}
-	results, err := runAll(tr, c, jobs, opt)
+	scores, nodes, slots, err := runAll(tr, c, jobs, opt)
 	if err != nil {
 		return nil, err
 	}
-	on := results[onAt]
 	cmp := &Comparison{
-		Trace: tr.Meta.Name, Jobs: len(tr.Jobs), Nodes: on.Nodes, Slots: on.Slots,
-		AlwaysOnKWh: objectives.Compute(on).EnergyKWh,
+		Trace: tr.Meta.Name, Jobs: len(tr.Jobs), Nodes: nodes, Slots: slots,
+		AlwaysOnKWh: scores[onAt].EnergyKWh,
 	}
 	if oracleAt >= 0 {
-		minimal := objectives.Compute(results[oracleAt]).EnergyKWh
+		minimal := scores[oracleAt].EnergyKWh
 		cmp.MinimalKWh = &minimal
 	}
 	for i, e := range entries {
-		cmp.Rows = append(cmp.Rows, cmp.row(e, objectives.Compute(results[i])))
+		cmp.Rows = append(cmp.Rows, cmp.row(e, scores[i]))
 	}
 	return cmp, nil
 }
@@ -149,52 +150,31 @@ func (cmp *Comparison) row(e Entry, sc objectives.Scores) CompareRow {
 	return r
 }
 
-// runEntry simulates one entry; the simulator tells a clairvoyant policy
-// the future itself.
-func runEntry(s *sim.Simulator, e Entry) (*sim.Result, error) {
-	p, err := policy.New(e.Config)
-	if err != nil {
-		return nil, fmt.Errorf("reports: compare %s: %w", e.Label, err)
-	}
-	res, err := s.Run(p)
-	if err != nil {
-		return nil, fmt.Errorf("reports: compare %s: %w", e.Label, err)
-	}
-	return res, nil
-}
-
-// runAll simulates every entry on a pool of workers, each with its own
-// simulator; results[i] is entry i's.
-func runAll(tr *datasets.Trace, c sim.Cluster, entries []Entry, opt CompareOptions) ([]*sim.Result, error) {
+// runAll replays every entry with the tuner's Scorer (one simulator per
+// worker); scores[i] is entry i's, and nodes and slots are the cluster's
+// as the simulator saw it.
+func runAll(tr *datasets.Trace, c sim.Cluster, entries []Entry, opt CompareOptions) (scores []objectives.Scores, nodes, slots int, err error) {
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = min(workers, len(entries))
-	results := make([]*sim.Result, len(entries))
-	errs := make([]error, len(entries))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s, err := sim.New(tr, c, opt.Sim)
-			for i := range next {
-				if err != nil {
-					errs[i] = fmt.Errorf("reports: compare: %w", err)
-					continue
-				}
-				results[i], errs[i] = runEntry(s, entries[i])
-			}
-		}()
+	sc := tuner.NewScorer(c, opt.Sim, max(1, min(workers, len(entries))))
+	defer sc.Close()
+	tasks := make([]tuner.ScoreTask, len(entries))
+	for i, e := range entries {
+		tasks[i] = tuner.ScoreTask{Trace: tr, Config: e.Config}
 	}
-	for i := range entries {
-		next <- i
+	scores = make([]objectives.Scores, len(entries))
+	var once sync.Once
+	err = sc.Replay(context.Background(), tasks, func(i int, r *sim.Result) error {
+		scores[i] = objectives.Compute(r)
+		once.Do(func() { nodes, slots = r.Nodes, r.Slots })
+		return nil
+	})
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("reports: compare: %w", err)
 	}
-	close(next)
-	wg.Wait()
-	return results, errors.Join(errs...)
+	return scores, nodes, slots, nil
 }
 
 // compareHeader names the columns of Markdown and CSV output.

@@ -10,6 +10,7 @@ import (
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
 )
@@ -50,8 +51,8 @@ func nasaRun(t testing.TB) (*Run, *datasets.Trace) {
 	}
 	on := policy.Config{Name: AlwaysOn}
 	onTest := score(test, on)
-	m := &tuner.RunMeta{Version: "test", Seed: 1, Policy: "idle-timeout", Trace: datasets.DefaultName, Split: split,
-		Cluster: c, Scheduler: sim.FCFS,
+	m := &tuner.RunMeta{Version: "test", Seed: 1, Policy: "idle-timeout", Trace: datasets.DefaultName, Split: run.Holdout(0.7),
+		Cluster: tuner.ClusterJSON(c), Scheduler: sim.FCFS,
 		References: map[string]tuner.Reference{AlwaysOn: {Config: on, Train: score(train, on), Test: &onTest}},
 		Presets:    []tuner.PresetChoice{{Name: "qos0.5", Bound: 0.5, Resolved: 0.5, Feasible: true, Row: 2}},
 	}

@@ -2,8 +2,8 @@ package reports
 
 import (
 	"fmt"
+	"github.com/ecotune/ecotune/datasets"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -46,19 +46,15 @@ func CompareEntries(names []string, run *Run) ([]Entry, error) {
 	return out, nil
 }
 
-// ParseTime reads a --from/--to time: Unix seconds, an RFC 3339 time, or
-// a UTC date or date and time (2006-01-02, 2006-01-02T15:04).
+// ParseTime reads a --from/--to time with datasets.ParseTime (the
+// module's one time parser) in UTC; "" is 0 (unset).
 func ParseTime(s string) (int64, error) {
 	if s == "" {
 		return 0, nil
 	}
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return n, nil
+	t, err := datasets.ParseTime(s, time.UTC)
+	if err != nil {
+		return 0, fmt.Errorf("reports: %w", err)
 	}
-	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t.Unix(), nil
-		}
-	}
-	return 0, fmt.Errorf("reports: time %q: want Unix seconds, RFC 3339 or 2006-01-02[T15:04]", s)
+	return t, nil
 }

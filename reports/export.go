@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"github.com/ecotune/ecotune/tuner"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -26,14 +27,18 @@ func RuleSet(r *Run, pick Pick) (*policy.RuleSet, error) {
 		return nil, fmt.Errorf("reports: export: row %d: %w", pick.Row, err)
 	}
 	m := r.Meta
+	cl, err := tuner.ClusterOf(m)
+	if err != nil {
+		return nil, fmt.Errorf("reports: export: %w", err)
+	}
 	names := append(r.objectiveNames(), objectives.EnergyKWh)
 	rs := &policy.RuleSet{
 		Version: policy.RuleSetVersion,
 		Policy:  spec.Fill(sol.Config),
-		Cluster: groupsOf(m.Cluster),
+		Cluster: groupsOf(cl),
 		Period:  DefaultPeriod,
 		Provenance: &policy.Provenance{
-			Trace: m.Trace, TraceSHA256: m.TraceSHA256, Split: m.Split,
+			Trace: m.Trace, TraceSHA256: m.TraceSHA256, Split: m.Split.String(),
 			Train: scoreMap(&sol.Train, names), Test: scoreMap(sol.Test, names),
 			Seed: m.Seed, Version: m.Version, Run: filepath.Clean(r.Dir), Pick: pick.Label,
 		},

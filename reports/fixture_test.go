@@ -8,6 +8,7 @@ import (
 
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
 )
@@ -53,8 +54,8 @@ func testRun() *Run {
 	}
 	m := &tuner.RunMeta{
 		Command: []string{"ecotune", "tune", "--seed", "7"}, Version: "test", Seed: 7, Policy: "idle-timeout",
-		Trace: "test.swf", TraceSHA256: "00ff", Split: "chronological jobs 0.7",
-		Cluster: testCluster, Scheduler: sim.FCFS,
+		Trace: "test.swf", TraceSHA256: "00ff", Split: run.Holdout(0.7),
+		Cluster: tuner.ClusterJSON(testCluster), Scheduler: sim.FCFS,
 		Evaluations: 1200, WallSeconds: 12.5, Generations: 30,
 		Hypervolume: map[string]float64{"train": 0.61, "test": 0.58},
 		References: map[string]tuner.Reference{

@@ -3,6 +3,7 @@ package reports
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
 )
@@ -156,7 +158,11 @@ func Replay(tr *datasets.Trace, m *tuner.RunMeta, cfg policy.Config) (*sim.Resul
 	if err != nil {
 		return nil, fmt.Errorf("reports: replay: %w", err)
 	}
-	res, err := sim.Run(tr, m.Cluster, p, sim.Options{Scheduler: m.Scheduler, Timeline: true})
+	c, err := tuner.ClusterOf(m)
+	if err != nil {
+		return nil, fmt.Errorf("reports: replay: %w", err)
+	}
+	res, err := sim.Run(tr, c, p, sim.Options{Scheduler: m.Scheduler, Timeline: true})
 	if err != nil {
 		return nil, fmt.Errorf("reports: replay of %s: %w", cfg.Name, err)
 	}
@@ -172,7 +178,7 @@ func LoadTestSplit(m *tuner.RunMeta) (*datasets.Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return testSplit(tr, m.Split)
+	return testSplit(tr, m.Split.String())
 }
 
 // LoadRunTrace reads the whole trace of the run: the file run.json records
@@ -195,13 +201,22 @@ func LoadRunTrace(m *tuner.RunMeta) (*datasets.Trace, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reports: %w", err)
 		}
-		return tr, nil
+		return tr, checkDigest(tr, m, "the embedded trace")
 	}
 	tr, err := datasets.Open(m.Trace, datasets.ReadOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("reports: trace of the run: %w", err)
 	}
-	return tr, nil
+	return tr, checkDigest(tr, m, m.Trace)
+}
+
+// checkDigest fails when run.json records a trace digest that tr does not
+// have (the embedded trace included: a tampered run.json is not trusted).
+func checkDigest(tr *datasets.Trace, m *tuner.RunMeta, name string) error {
+	if d := tuner.TraceDigest(tr); m.TraceSHA256 != "" && d != m.TraceSHA256 {
+		return fmt.Errorf("reports: trace of the run: %s has sha256 %s, run.json has %s", name, d, m.TraceSHA256)
+	}
+	return nil
 }
 
 // Write builds the report of the run directory runDir and writes it: the
@@ -218,7 +233,11 @@ func Write(runDir string, opt Options) (string, error) {
 	}
 	out := opt.OutDir
 	if out == "" {
-		out = filepath.Join(runDir, "report")
+		out = run.Dir(runDir).Report()
+		// Never write through a link planted in the run directory.
+		if fi, err := os.Lstat(out); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return "", fmt.Errorf("reports: %s is a symbolic link: refusing to write the report through it", out)
+		}
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return "", fmt.Errorf("reports: %w", err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/fuzzy"
+	"github.com/ecotune/ecotune/tuner"
 )
 
 // tableCells parses the HTML table with the given id into rows of cell
@@ -278,5 +279,39 @@ func TestRulesTable(t *testing.T) {
 	}
 	if !strings.Contains(string(md), "| 2 | IF queue IS long THEN spare IS many |") {
 		t.Errorf("markdown lacks the rules:\n%s", md)
+	}
+}
+
+// TestWriteRefusesReportLink: a link planted at RUN/report is not
+// followed; the directory it points to stays empty.
+func TestWriteRefusesReportLink(t *testing.T) {
+	dir := writeTestRun(t)
+	target := t.TempDir()
+	if err := os.Symlink(target, filepath.Join(dir, "report")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Write(dir, Options{NoTimeline: true}); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("report through a link: error %v", err)
+	}
+	if entries, _ := os.ReadDir(target); len(entries) != 0 {
+		t.Errorf("%d files written through the link", len(entries))
+	}
+}
+
+// TestLoadRunTraceChecksEmbedded: a run on the embedded trace whose
+// run.json records another digest is not trusted.
+func TestLoadRunTraceChecksEmbedded(t *testing.T) {
+	m := &tuner.RunMeta{Trace: datasets.DefaultName}
+	tr, err := LoadRunTrace(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.TraceSHA256 = tuner.TraceDigest(tr)
+	if _, err := LoadRunTrace(m); err != nil {
+		t.Errorf("the right digest: %v", err)
+	}
+	m.TraceSHA256 = strings.Repeat("0", 64)
+	if _, err := LoadRunTrace(m); err == nil || !strings.Contains(err.Error(), "sha256") {
+		t.Errorf("a tampered digest: error %v", err)
 	}
 }

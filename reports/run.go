@@ -41,6 +41,9 @@ func (r *Run) check() error {
 			return fmt.Errorf("%s: objective %q: %w", tuner.FrontJSON, o.Name, err)
 		}
 	}
+	if _, err := tuner.ClusterOf(r.Meta); err != nil {
+		return fmt.Errorf("%s: %w", tuner.RunJSON, err)
+	}
 	for _, p := range r.Meta.Presets {
 		if p.Row < 0 || p.Row >= len(r.Front.Solutions) {
 			return fmt.Errorf("%s: preset %q: row %d outside the front's %d solutions", tuner.RunJSON, p.Name, p.Row, len(r.Front.Solutions))

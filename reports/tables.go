@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"github.com/ecotune/ecotune/tuner"
 	"slices"
 	"strconv"
 	"strings"
@@ -158,7 +159,8 @@ func (rep *Report) solutionTable() table {
 func (rep *Report) runTable() table {
 	m := rep.Run.Meta
 	nodes, slots := 0, 0
-	for _, g := range m.Cluster.Groups {
+	cl, _ := tuner.ClusterOf(m) // LoadRun checked it
+	for _, g := range cl.Groups {
 		nodes += g.Count
 		slots += g.Count * g.Slots
 	}
@@ -166,8 +168,8 @@ func (rep *Report) runTable() table {
 		{"policy", m.Policy},
 		{"trace", m.Trace},
 		{"trace sha256", m.TraceSHA256},
-		{"split", m.Split},
-		{"cluster", fmt.Sprintf("%s: %d nodes, %d slots", m.Cluster.Name, nodes, slots)},
+		{"split", m.Split.String()},
+		{"cluster", fmt.Sprintf("%s: %d nodes, %d slots", cl.Name, nodes, slots)},
 		{"scheduler", m.Scheduler},
 		{"seed", strconv.FormatInt(m.Seed, 10)},
 		{"evaluations", strconv.Itoa(m.Evaluations)},

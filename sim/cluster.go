@@ -64,8 +64,13 @@ func Uniform(n, s int, m policy.NodeModel) Cluster {
 // nodes get one slot more than the others (OSC: 7 nodes of 4 slots and 50
 // of 3), so the machine keeps exactly MaxProcs slots and MaxNodes nodes.
 // With only MaxProcs known each processor is a node; with only MaxNodes
-// known each node has one slot.
+// known each node has one slot. A trace with a node layout (Meta.Layout:
+// logs that name the hosts, such as Slurm's) gives one group per layout
+// group instead (see clusterFromLayout).
 func ClusterFromTrace(m datasets.Meta) (Cluster, error) {
+	if len(m.Layout) > 0 {
+		return clusterFromLayout(m)
+	}
 	nodes, procs := m.Nodes, m.Procs
 	switch {
 	case nodes <= 0 && procs <= 0:

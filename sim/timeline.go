@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/ecotune/ecotune/internal/atomicfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -98,30 +99,12 @@ func WriteTimelineFile(path string, tl *Timeline, force bool) (err error) {
 			return fmt.Errorf("sim: timeline %s: %w", path, ErrExists)
 		}
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("sim: timeline: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
+	err = atomicfile.Write(path, atomicfile.Options{}, func(w io.Writer) error {
+		if strings.EqualFold(filepath.Ext(path), ".parquet") {
+			return tl.WriteParquet(w)
 		}
-	}()
-	if strings.EqualFold(filepath.Ext(path), ".parquet") {
-		err = tl.WriteParquet(f)
-	} else {
-		err = tl.WriteCSV(f)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if err == nil {
-		err = f.Close()
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
+		return tl.WriteCSV(w)
+	})
 	if err != nil {
 		return fmt.Errorf("sim: timeline %s: %w", path, err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/internal/testtrace"
+	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
 )
@@ -102,15 +103,12 @@ func TestCompareBaselines(t *testing.T) {
 			out, err := tuner.Tune(context.Background(), tuner.Options{
 				Policy:         pol,
 				Trace:          tr,
-				TraceName:      name,
 				Sim:            sim.Options{Scheduler: sim.EASY},
 				Presets:        []tuner.Preset{preset},
 				Settings:       tuner.Settings{Population: pop, Islands: 2, MigrationEvery: 5, Generations: 200, Evaluations: budget, Seed: seed},
-				Dir:            filepath.Join(runDir, name, pol),
 				MaxFront:       maxFront,
 				ReactiveIsland: reactive,
-				Force:          true,
-			})
+			}, run.Target{Dir: filepath.Join(runDir, name, pol), Force: true, Provenance: run.Provenance{Trace: name}})
 			if err != nil {
 				t.Fatalf("%s %s: %v", name, pol, err)
 			}
@@ -127,7 +125,7 @@ func TestCompareBaselines(t *testing.T) {
 			b.WriteString(row)
 			o := m.References[tuner.Oracle].Test
 			a := m.References[tuner.AlwaysOn].Test
-			ohv := m.Normalizers["test"].Hypervolume([][]float64{{o.QoSP90, float64(o.OffNodeSeconds), float64(o.Reconfigurations)}})
+			ohv := tuner.Normalizer(m.Normalizers["test"]).Hypervolume([][]float64{{o.QoSP90, float64(o.OffNodeSeconds), float64(o.Reconfigurations)}})
 			oracleRow = fmt.Sprintf("| %s | oracle (always-on test qos_p90 %.3g) | – | – | – | %.4f | – | – | %.3g | %d | %d |\n",
 				name, a.QoSP90, ohv, o.QoSP90, o.OffNodeSeconds, o.Reconfigurations)
 			t.Log(strings.TrimSpace(row))

@@ -1,6 +1,8 @@
 package tuner
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -8,14 +10,15 @@ import (
 	"sync"
 )
 
-// pool evaluates candidates on a fixed set of workers, each with its own
-// Evaluator, and remembers every result: a candidate whose key was seen
-// before (or is being evaluated by another island) is not evaluated again.
-// Results do not depend on the number of workers.
+// pool evaluates candidates on the tuner's worker pool (workers), each
+// worker with its own Evaluator, and remembers every result: a candidate
+// whose key was seen before (or is being evaluated by another island) is
+// not evaluated again. Results do not depend on the number of workers.
 type pool struct {
 	sense []bool // sense[k]: objective k is maximised
-	tasks chan *entry
-	wg    sync.WaitGroup
+	ws    *workers
+	own   bool // ws is the pool's own, closed with it
+	evs   []Evaluator
 
 	mu    sync.Mutex
 	cache map[string]*entry
@@ -31,53 +34,60 @@ type entry struct {
 	done chan struct{}
 }
 
-func newPool(p Problem, workers int) (*pool, error) {
+// errInterrupted is the error of an evaluation the context's
+// cancellation left undone.
+var errInterrupted = errors.New("tuner: interrupted")
+
+// newPool makes a pool of workers evaluators on shared, or on workers of
+// its own when shared is nil or of another size.
+func newPool(p Problem, workers int, shared *workers) (*pool, error) {
 	objs := p.Objectives()
 	pl := &pool{
 		sense: make([]bool, len(objs)),
-		tasks: make(chan *entry),
 		cache: make(map[string]*entry),
+		evs:   make([]Evaluator, workers),
 	}
 	for k, o := range objs {
 		pl.sense[k] = o.Maximize
 	}
-	evs := make([]Evaluator, workers)
-	for i := range evs {
+	for i := range pl.evs {
 		ev, err := p.NewEvaluator()
 		if err != nil {
 			return nil, fmt.Errorf("tuner: evaluator %d: %w", i, err)
 		}
-		evs[i] = ev
+		pl.evs[i] = ev
 	}
-	for _, ev := range evs {
-		pl.wg.Add(1)
-		go pl.work(ev)
+	if shared != nil && shared.n == workers {
+		pl.ws = shared
+	} else {
+		pl.ws, pl.own = newWorkers(workers), true
 	}
 	return pl, nil
 }
 
-func (pl *pool) work(ev Evaluator) {
-	defer pl.wg.Done()
-	for e := range pl.tasks {
-		e.f = make([]float64, len(pl.sense))
-		e.cv, e.err = ev.Evaluate(e.x, e.f)
-		if e.err == nil {
-			e.err = checkEvaluation(e.f, e.cv)
-		}
-		orient(e.f, pl.sense)
-		close(e.done)
+// work evaluates e on worker w.
+func (pl *pool) work(w int, e *entry) {
+	e.f = make([]float64, len(pl.sense))
+	e.cv, e.err = pl.evs[w].Evaluate(e.x, e.f)
+	if e.err == nil {
+		e.err = checkEvaluation(e.f, e.cv)
+	}
+	orient(e.f, pl.sense)
+	close(e.done)
+}
+
+// close stops the workers, unless they are shared (Tune's Scorer's).
+func (pl *pool) close() {
+	if pl.own {
+		pl.ws.close()
 	}
 }
 
-// close stops the workers.
-func (pl *pool) close() {
-	close(pl.tasks)
-	pl.wg.Wait()
-}
-
 // evaluate returns the members for candidates xs, evaluating the ones not
-// seen before in parallel.
-func (pl *pool) evaluate(xs [][]float64) ([]*member, error) {
+// seen before in parallel. Once ctx is cancelled no more evaluations
+// begin: the begun ones finish and stay in the cache, the others are
+// forgotten, and evaluate returns an error wrapping errInterrupted.
+func (pl *pool) evaluate(ctx context.Context, xs [][]float64) ([]*member, error) {
 	ms := make([]*member, len(xs))
 	entries := make([]*entry, len(xs))
 	var todo []*entry
@@ -95,21 +105,38 @@ func (pl *pool) evaluate(xs [][]float64) ([]*member, error) {
 		ms[i] = &member{x: x, key: key}
 	}
 	pl.mu.Unlock()
-	go func() {
-		for _, e := range todo {
-			pl.tasks <- e
-		}
-	}()
+	begun, _ := pl.ws.run(ctx, len(todo), func(w, i int) { pl.work(w, todo[i]) })
+	if begun < len(todo) {
+		pl.forget(todo[begun:])
+	}
 	for _, e := range entries {
 		<-e.done
 	}
 	for i, e := range entries {
 		if e.err != nil {
+			if errors.Is(e.err, errInterrupted) {
+				return nil, e.err
+			}
 			return nil, fmt.Errorf("tuner: evaluating %s: %w", formatX(e.x), e.err)
 		}
 		ms[i].f, ms[i].cv = e.f, e.cv
 	}
 	return ms, nil
+}
+
+// forget drops entries never evaluated (interrupted) from the cache and
+// the fresh list, failing whoever waits for them with errInterrupted.
+func (pl *pool) forget(es []*entry) {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	gone := make(map[*entry]bool, len(es))
+	for _, e := range es {
+		gone[e] = true
+		delete(pl.cache, genomeKey(e.x))
+		e.err = errInterrupted
+		close(e.done)
+	}
+	pl.fresh = slices.DeleteFunc(pl.fresh, func(e *entry) bool { return gone[e] })
 }
 
 // evaluations is how many distinct candidates were evaluated.

@@ -106,9 +106,9 @@ func TestTuneReactiveIsland(t *testing.T) {
 	}
 	for _, on := range []bool{true, false} {
 		dir := filepath.Join(t.TempDir(), "run")
-		o := smallTune(t, dir)
+		o, tg := smallTune(t, dir)
 		o.ReactiveIsland = on
-		if _, err := tuner.Tune(context.Background(), o); err != nil {
+		if _, err := tuner.Tune(context.Background(), o, tg); err != nil {
 			t.Fatal(err)
 		}
 		ck, err := tuner.ReadCheckpoint(dir)

@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"fmt"
+	rundir "github.com/ecotune/ecotune/run"
 	"math"
 	"slices"
 )
@@ -119,11 +120,10 @@ const TieTolerance = 0.01
 // 1 + HVMargin in every normalised objective, so a solution counts when it
 // is within 10 % of the box beyond the worse reference in every objective;
 // the largest possible value is (1 + HVMargin)^objectives.
-type Normalizer struct {
-	Objectives []Objective `json:"objectives"`
-	Best       []float64   `json:"best"` // raw value mapped to 0
-	Span       []float64   `json:"span"` // raw distance mapped to 1
-}
+//
+// Its fields are run.Normalizer's (run.json's "normalizers"): convert
+// with Normalizer(m.Normalizers["test"]).
+type Normalizer rundir.Normalizer
 
 // NewNormalizer bounds the box by the raw objective values a and b of the
 // two reference policies.

@@ -3,39 +3,42 @@ package tuner
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
+
+	rundir "github.com/ecotune/ecotune/run"
+	"github.com/ecotune/ecotune/sim"
 )
 
-// Files of a run directory.
+// Files of a run directory (package run owns them).
 const (
-	FrontJSON      = "front.json"
-	FrontParquet   = "front.parquet"
-	FrontCSV       = "front.csv"
-	RunJSON        = "run.json"
-	CheckpointJSON = "checkpoint.json"
+	FrontJSON      = rundir.FrontJSON
+	FrontParquet   = rundir.FrontParquet
+	FrontCSV       = rundir.FrontCSV
+	RunJSON        = rundir.ManifestFile
+	CheckpointJSON = rundir.CheckpointJSON
 )
 
-// LoadRun reads a run directory's run.json and front.json.
-func LoadRun(dir string) (*RunMeta, *Front, error) {
-	var m RunMeta
-	if err := readJSON(filepath.Join(dir, RunJSON), &m); err != nil {
-		return nil, nil, err
+// LoadRun reads a run directory's run.json and front.json (rundir.Load).
+func LoadRun(dir string) (*RunMeta, *Front, error) { return rundir.Load(dir) }
+
+func readJSON(path string, v any) error { return rundir.ReadJSON(path, v) }
+
+// ClusterJSON is c as run.json records it (RunMeta.Cluster).
+func ClusterJSON(c sim.Cluster) json.RawMessage {
+	b, err := json.Marshal(c)
+	if err != nil {
+		panic(err) // plain data always marshals
 	}
-	var f Front
-	if err := readJSON(filepath.Join(dir, FrontJSON), &f); err != nil {
-		return nil, nil, err
-	}
-	return &m, &f, nil
+	return b
 }
 
-func readJSON(path string, v any) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("tuner: %w", err)
+// ClusterOf decodes the cluster run.json records.
+func ClusterOf(m *RunMeta) (sim.Cluster, error) {
+	var c sim.Cluster
+	if len(m.Cluster) == 0 {
+		return c, fmt.Errorf("tuner: run.json has no cluster")
 	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("tuner: %s: %w", path, err)
+	if err := json.Unmarshal(m.Cluster, &c); err != nil {
+		return c, fmt.Errorf("tuner: run.json: cluster: %w", err)
 	}
-	return nil
+	return c, nil
 }

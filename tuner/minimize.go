@@ -3,15 +3,16 @@ package tuner
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	mathrand "math/rand"
 	"slices"
 	"strings"
 
 	"github.com/MaxHalford/eaopt"
+
+	rundir "github.com/ecotune/ecotune/run"
 )
 
 // Minimize runs NSGA-II on p: eaopt drives the generations, the islands and
@@ -19,9 +20,13 @@ import (
 // multiobjective work. Maximised objectives are handled by negation
 // internally; results carry them in their own sense.
 //
-// When ctx is cancelled the search stops after the current generation (the
-// recorders have seen it, so a checkpoint is valid) and Minimize returns
-// the result so far with Interrupted set.
+// When ctx is cancelled the search stops within the current generation:
+// evaluations begun finish, no more begin, and the recorders see the last
+// whole generation again with the evaluations finished since as Fresh (a
+// checkpoint then keeps them, and a resume redoes only the rest).
+// Minimize returns the result of the last whole generation with
+// Interrupted set (no Members when the initial population was not
+// complete).
 func Minimize(ctx context.Context, p Problem, s Settings) (*Result, error) {
 	vars := p.Vars()
 	if err := validateVars(vars); err != nil {
@@ -35,13 +40,17 @@ func Minimize(ctx context.Context, p Problem, s Settings) (*Result, error) {
 	if err := s.validate(len(vars)); err != nil {
 		return nil, err
 	}
-	pl, err := newPool(p, s.Workers)
+	pl, err := newPool(p, s.Workers, s.workers) // Tune's Scorer's workers: one pool for the whole run
 	if err != nil {
 		return nil, err
 	}
 	defer pl.close()
-	r := &run{problem: p, vars: vars, settings: s, pool: pl, fingerprint: fingerprint(p, s)}
+	r := &run{ctx: ctx, problem: p, vars: vars, settings: s, pool: pl, fields: fingerprint(p, s)}
+	r.fingerprint = r.fields.Sum()
 	islands, err := r.start()
+	if errors.Is(err, errInterrupted) {
+		return r.interrupted()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +60,9 @@ func Minimize(ctx context.Context, p Problem, s Settings) (*Result, error) {
 		}
 		return r.result(islands, ctx.Err() != nil), nil
 	}
-	if err := r.evolve(ctx, islands); err != nil {
+	if err := r.evolve(ctx, islands); errors.Is(err, errInterrupted) {
+		return r.interrupted()
+	} else if err != nil {
 		return nil, err
 	}
 	return r.result(r.islandMembers(), ctx.Err() != nil && r.generation() < s.Generations), nil
@@ -59,12 +70,20 @@ func Minimize(ctx context.Context, p Problem, s Settings) (*Result, error) {
 
 // run is the state of one Minimize call.
 type run struct {
+	ctx         context.Context
 	problem     Problem
 	vars        []Var
 	settings    Settings
 	pool        *pool
 	fingerprint string
+	fields      rundir.Fingerprint
 	offset      int // generation the eaopt GA starts from (resume)
+	// last is the checkpoint of the last generation recorded, lastIslands
+	// and lastFront its islands and first front: what an interruption
+	// within the next generation falls back to.
+	last        *Checkpoint
+	lastIslands [][]*member
+	lastFront   []Member
 	ga          *eaopt.GA
 	recordErr   error
 }
@@ -76,10 +95,15 @@ func (r *run) generation() int { return r.offset + int(r.ga.Generations) }
 func (r *run) start() ([][]*member, error) {
 	s := r.settings
 	if ck := s.Resume; ck != nil {
+		if err := rundir.Check(ck.source(), ck.Fields, r.fields); err != nil {
+			return nil, fmt.Errorf("tuner: %w", err)
+		}
 		if ck.Fingerprint != r.fingerprint {
-			return nil, fmt.Errorf("tuner: the checkpoint was made by a different problem or settings (fingerprint %s, now %s)", ck.Fingerprint, r.fingerprint)
+			return nil, fmt.Errorf("tuner: %s: fingerprint %s, now %s", ck.source(), ck.Fingerprint, r.fingerprint)
 		}
 		r.pool.restore(ck.Cache)
+	}
+	if ck := s.Resume; ck != nil && len(ck.Islands) > 0 {
 		r.offset = ck.Generation
 		islands := make([][]*member, len(ck.Islands))
 		for i, isl := range ck.Islands {
@@ -87,7 +111,7 @@ func (r *run) start() ([][]*member, error) {
 			for j, m := range isl {
 				xs[j] = m.X
 			}
-			ms, err := r.pool.evaluate(xs) // all cached
+			ms, err := r.pool.evaluate(r.ctx, xs) // all cached
 			if err != nil {
 				return nil, err
 			}
@@ -115,7 +139,7 @@ func (r *run) start() ([][]*member, error) {
 		for _, x := range xs {
 			r.fix(i, x)
 		}
-		ms, err := r.pool.evaluate(xs)
+		ms, err := r.pool.evaluate(r.ctx, xs)
 		if err != nil {
 			return nil, err
 		}
@@ -158,7 +182,7 @@ func (r *run) conform(island int, ms []*member) ([]*member, error) {
 	if len(xs) == 0 {
 		return ms, nil
 	}
-	fixed, err := r.pool.evaluate(xs)
+	fixed, err := r.pool.evaluate(r.ctx, xs)
 	if err != nil {
 		return nil, err
 	}
@@ -251,26 +275,44 @@ func (r *run) record(islands [][]*member) error {
 	if r.ga != nil {
 		gen = r.generation()
 	}
-	ck := &Checkpoint{
-		Version:     CheckpointVersion,
-		Fingerprint: r.fingerprint,
-		Seed:        r.settings.Seed,
-		Generation:  gen,
-		Evaluations: r.pool.evaluations(),
-		Islands:     make([][]Member, len(islands)),
-	}
+	ck := r.checkpoint(gen)
+	ck.Islands = make([][]Member, len(islands))
 	for i, isl := range islands {
 		ck.Islands[i] = r.export(isl)
 	}
-	ck.CacheEntries = ck.Evaluations
-	st := &Status{
+	front := r.export(firstFront(islands))
+	r.last, r.lastIslands, r.lastFront = ck, islands, front
+	return r.tell(ck, front)
+}
+
+// checkpoint is a checkpoint of generation gen without islands, with
+// every evaluation so far.
+func (r *run) checkpoint(gen int) *Checkpoint {
+	ck := &Checkpoint{
+		Version:     CheckpointVersion,
+		Fingerprint: r.fingerprint,
+		Fields:      r.fields,
+		Seed:        r.settings.Seed,
 		Generation:  gen,
+		Evaluations: r.pool.evaluations(),
+		Vars:        len(r.vars),
+		Objectives:  len(r.pool.sense),
+	}
+	ck.CacheEntries = ck.Evaluations
+	return ck
+}
+
+// tell gives the recorders the status of checkpoint ck.
+func (r *run) tell(ck *Checkpoint, front []Member) error {
+	st := &Status{
+		Generation:  ck.Generation,
 		Generations: r.settings.Generations,
 		Evaluations: ck.Evaluations,
 		Budget:      r.settings.Evaluations,
-		Front:       r.export(firstFront(islands)),
+		Front:       front,
 		Fresh:       r.pool.takeFresh(),
 		Checkpoint:  ck,
+		Hypervolume: math.NaN(),
 	}
 	for _, rec := range r.settings.Recorders {
 		if err := rec.Record(st); err != nil {
@@ -278,6 +320,31 @@ func (r *run) record(islands [][]*member) error {
 		}
 	}
 	return nil
+}
+
+// interrupted ends a search whose context was cancelled within a
+// generation: the recorders see the last whole generation again (none:
+// an empty checkpoint) with the evaluations finished since, and the result
+// is that generation's.
+func (r *run) interrupted() (*Result, error) {
+	gen := r.offset
+	var ck *Checkpoint
+	if r.last != nil {
+		gen = r.last.Generation
+		ck = r.checkpoint(gen)
+		ck.Islands = r.last.Islands
+	} else {
+		ck = r.checkpoint(gen) // the initial population was not complete
+	}
+	if err := r.tell(ck, r.lastFront); err != nil {
+		return nil, err
+	}
+	if r.lastIslands == nil {
+		return &Result{Archive: r.export(r.archive()), Generations: gen, Evaluations: r.pool.evaluations(), Interrupted: true}, nil
+	}
+	res := r.result(r.lastIslands, true)
+	res.Generations = gen
+	return res, nil
 }
 
 // firstFront returns copies of the distinct members of rank 0 over all
@@ -344,23 +411,25 @@ func (r *run) result(islands [][]*member, interrupted bool) *Result {
 }
 
 // fingerprint identifies the problem and the settings a checkpoint can be
-// resumed with (the generation limit, budget, workers and recorders may
-// change).
-func fingerprint(p Problem, s Settings) string {
-	b, err := json.Marshal(struct {
-		Vars                               []Var
-		Objectives                         []Objective
-		Population, Islands, Every, Migran int
-		Seed                               int64
-		Variation                          Variation
-		Initial                            [][]float64
-		Fixed                              []map[int]float64 `json:",omitempty"`
-	}{p.Vars(), p.Objectives(), s.Population, s.Islands, s.MigrationEvery, s.Migrants, s.Seed, s.Variation, s.Initial, s.Fixed})
-	if err != nil {
-		panic(err) // plain data always marshals
+// resumed with, field by field (the generation limit, budget, workers and
+// recorders may change), with the caller's fields (Settings.Fingerprint).
+func fingerprint(p Problem, s Settings) rundir.Fingerprint {
+	f := rundir.Fingerprint{
+		"vars":            rundir.FingerprintValue(p.Vars()),
+		"objectives":      rundir.FingerprintValue(p.Objectives()),
+		"population":      rundir.FingerprintValue(s.Population),
+		"islands":         rundir.FingerprintValue(s.Islands),
+		"migration_every": rundir.FingerprintValue(s.MigrationEvery),
+		"migrants":        rundir.FingerprintValue(s.Migrants),
+		"seed":            rundir.FingerprintValue(s.Seed),
+		"variation":       rundir.FingerprintValue(s.Variation),
+		"initial":         rundir.FingerprintValue(s.Initial),
+		"fixed":           rundir.FingerprintValue(s.Fixed),
 	}
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:8])
+	for k, v := range s.Fingerprint {
+		f[k] = v
+	}
+	return f
 }
 
 // archive returns the candidates no other evaluated candidate

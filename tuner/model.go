@@ -49,7 +49,7 @@ func (m *nsga2) Apply(pop *eaopt.Population) error {
 		r.fix(island, c2)
 		xs = append(xs, c1, c2)
 	}
-	kids, err := r.pool.evaluate(xs[:n])
+	kids, err := r.pool.evaluate(r.ctx, xs[:n])
 	if err != nil {
 		return err
 	}
@@ -114,7 +114,7 @@ type genome struct {
 // (minimisation) objectives, since rank needs a population.
 func (g *genome) Evaluate() (float64, error) {
 	if g.m.f == nil {
-		ms, err := g.run.pool.evaluate([][]float64{g.m.x})
+		ms, err := g.run.pool.evaluate(g.run.ctx, [][]float64{g.m.x})
 		if err != nil {
 			return 0, err
 		}

@@ -2,7 +2,6 @@ package tuner
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -239,20 +238,19 @@ func (p *PolicyProblem) ReactiveFixed() map[int]float64 {
 	return fixed
 }
 
-// NewEvaluator implements Problem: a simulator of its own per worker.
+// NewEvaluator implements Problem: a replayer (the Scorer's scoring
+// state: a simulator of its own) per worker.
 func (p *PolicyProblem) NewEvaluator() (Evaluator, error) {
-	s, err := sim.New(p.Trace, p.Cluster, p.Options)
-	if err != nil {
-		return nil, err
+	rep := newReplayer(p.Cluster, p.Options)
+	if _, err := rep.simulator(p.Trace); err != nil {
+		return nil, err // a bad cluster or trace fails here, not at the first evaluation
 	}
-	return &policyEvaluator{p: p, sim: s}, nil
+	return &policyEvaluator{p: p, rep: rep}, nil
 }
 
 type policyEvaluator struct {
-	p      *PolicyProblem
-	sim    *sim.Simulator
-	res    sim.Result        // reused across evaluations (sim.RunInto)
-	scorer objectives.Scorer // reuses its sort buffer across evaluations
+	p   *PolicyProblem
+	rep *replayer
 }
 
 // Evaluate implements Evaluator.
@@ -288,12 +286,5 @@ func (e *policyEvaluator) score(c policy.Config) (objectives.Scores, error) {
 	if err != nil {
 		return objectives.Scores{}, err
 	}
-	if err := e.sim.RunInto(pol, &e.res); err != nil {
-		return objectives.Scores{}, err
-	}
-	sc := e.scorer.Compute(&e.res)
-	if math.IsNaN(sc.QoSP90) {
-		return sc, fmt.Errorf("qos_p90 is NaN")
-	}
-	return sc, nil
+	return e.rep.score(e.p.Trace, pol)
 }

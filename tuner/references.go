@@ -1,9 +1,7 @@
 package tuner
 
 import (
-	"fmt"
-	"runtime"
-	"sync"
+	"context"
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
@@ -20,53 +18,12 @@ const (
 	AlwaysOff = "always-off"
 )
 
-// scoreConfigs replays every config on tr with up to workers simulators
-// and returns the scores in config order.
+// scoreConfigs replays every config on tr with a Scorer of workers
+// goroutines and returns the scores in config order.
 func scoreConfigs(tr *datasets.Trace, c sim.Cluster, opt sim.Options, configs []policy.Config, workers int) ([]objectives.Scores, error) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = max(1, min(workers, len(configs)))
-	out := make([]objectives.Scores, len(configs))
-	errs := make([]error, len(configs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		s, err := sim.New(tr, c, opt)
-		if err != nil {
-			return nil, err
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i], errs[i] = scoreOne(s, configs[i])
-			}
-		}()
-	}
-	for i := range configs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			return nil, fmt.Errorf("tuner: %s: %w", configs[i].Name, err)
-		}
-	}
-	return out, nil
-}
-
-func scoreOne(s *sim.Simulator, c policy.Config) (objectives.Scores, error) {
-	p, err := policy.New(c)
-	if err != nil {
-		return objectives.Scores{}, err
-	}
-	r, err := s.Run(p)
-	if err != nil {
-		return objectives.Scores{}, err
-	}
-	return objectives.Compute(r), nil
+	sc := NewScorer(c, opt, max(1, min(workers, len(configs))))
+	defer sc.Close()
+	return sc.ScoreConfigs(context.Background(), tr, configs)
 }
 
 // boundName is the second reference policy: the oracle if registered.

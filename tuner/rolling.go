@@ -6,14 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	rundir "github.com/ecotune/ecotune/run"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
@@ -114,34 +113,34 @@ type WindowsOutcome struct {
 // (in submit order) into windows+1 consecutive blocks B0 … BK of equal
 // job counts (to one job) and tunes window k = 1 … K on B(k−1), testing
 // on Bk, so the origin rolls forward with train windows of fixed size.
-// Each window is one Tune run in o.Dir/window-k (o.Train is not used),
+// Each window is one Tune run in t.Dir/window-k (o.Split is not used),
 // with o's settings and the same seed: window k is what `ecotune tune`
-// on that split alone gives. It then writes o.Dir/windows.json and
+// on that split alone gives. It then writes t.Dir/windows.json and
 // windows.csv (WindowsSummary).
 //
 // Cancelling ctx stops the current window after its current generation;
 // finished windows stay as they are and the summary lists them, marked
-// interrupted. With o.Resume, finished windows are kept, the interrupted
+// interrupted. With t.Resume, finished windows are kept, the interrupted
 // one resumes from its checkpoint and later ones run: the summary is then
 // byte for byte an uninterrupted run's.
-func TuneWindows(ctx context.Context, o Options, windows int) (*WindowsOutcome, error) {
+func TuneWindows(ctx context.Context, o Options, t rundir.Target, windows int) (*WindowsOutcome, error) {
 	if windows < 2 {
 		return nil, fmt.Errorf("tuner: %d windows: rolling-origin validation needs at least 2 (one window is the plain holdout)", windows)
 	}
 	if o.Trace == nil {
 		return nil, errors.New("tuner: no trace")
 	}
-	if o.Jobs != nil {
-		return nil, errors.New("tuner: TuneWindows cuts the trace itself; Options.Jobs must be nil")
+	if !o.Split.IsZero() {
+		return nil, errors.New("tuner: TuneWindows cuts the trace itself; Options.Split must be zero")
 	}
-	if o.Dir == "" {
+	if t.Dir == "" {
 		return nil, errors.New("tuner: no run directory")
 	}
 	bounds, err := windowBounds(len(o.Trace.Jobs), windows)
 	if err != nil {
 		return nil, err
 	}
-	if err := prepareDir(o.Dir, o.Resume, o.Force); err != nil {
+	if err := t.Prepare(); err != nil {
 		return nil, err
 	}
 	out := &WindowsOutcome{}
@@ -151,7 +150,7 @@ func TuneWindows(ctx context.Context, o Options, windows int) (*WindowsOutcome, 
 			out.Interrupted, out.Window, out.Generations = true, k, -1
 			break
 		}
-		run, err := tuneWindow(ctx, o, k, windows, bounds)
+		run, err := tuneWindow(ctx, o, t, k, windows, bounds)
 		if err != nil {
 			return nil, fmt.Errorf("tuner: window %d/%d: %w", k, windows, err)
 		}
@@ -161,12 +160,12 @@ func TuneWindows(ctx context.Context, o Options, windows int) (*WindowsOutcome, 
 		}
 		done = k
 	}
-	s, err := summarize(o, windows, bounds[:done+2], out.Interrupted)
+	s, err := summarize(o, t, windows, bounds[:done+2], out.Interrupted)
 	if err != nil {
 		return nil, err
 	}
 	out.Summary = s
-	return out, writeSummary(o.Dir, s)
+	return out, writeSummary(t.Dir, s)
 }
 
 // windowBounds are the K+2 job indexes that cut n jobs into K+1 blocks:
@@ -184,40 +183,38 @@ func windowBounds(n, windows int) ([]int, error) {
 
 // tuneWindow runs window k, or keeps it when resuming and it finished;
 // it returns nil for a kept window.
-func tuneWindow(ctx context.Context, o Options, k, windows int, bounds []int) (*Outcome, error) {
+func tuneWindow(ctx context.Context, o Options, t rundir.Target, k, windows int, bounds []int) (*Outcome, error) {
 	wo := o
-	wo.Jobs = &JobSplit{From: bounds[k-1], Cut: bounds[k], To: bounds[k+1]}
-	wo.Dir = filepath.Join(o.Dir, WindowDir(k))
+	wo.Split = rundir.ByJobs(bounds[k-1], bounds[k], bounds[k+1])
+	wt := t
+	wt.Dir = filepath.Join(t.Dir, WindowDir(k))
 	wo.Settings.Recorders = slices.Clip(o.Settings.Recorders)
-	if o.Resume {
-		meta, err := finishedRun(wo.Dir)
+	if t.Resume {
+		meta, err := finishedRun(wt.Dir)
 		if err != nil {
 			return nil, err
 		}
 		if meta != nil {
-			if err := sameWindow(meta, wo); err != nil {
+			if err := sameWindow(meta, wo, wt.Dir); err != nil {
 				return nil, err
 			}
-			windowLine(o.Progress, "window %d/%d: finished, kept\n", k, windows)
+			note(o.Monitor, "window %d/%d: finished, kept\n", k, windows)
 			return nil, nil
 		}
-		_, err = os.Stat(filepath.Join(wo.Dir, CheckpointJSON))
+		_, err = os.Stat(filepath.Join(wt.Dir, CheckpointJSON))
 		// Without a checkpoint the window never finished a generation:
 		// start it afresh in its own directory.
-		wo.Resume, wo.Force = err == nil, true
+		wt.Resume, wt.Force = err == nil, true
 	}
-	if o.Progress != nil {
-		windowLine(o.Progress, "window %d/%d: train jobs %d:%d, test jobs %d:%d\n", k, windows, wo.Jobs.From, wo.Jobs.Cut, wo.Jobs.Cut, wo.Jobs.To)
-		wo.Progress = NewProgress(o.Progress.w, o.Progress.terminal)
-		defer wo.Progress.Finish()
-	}
-	return Tune(ctx, wo)
+	j := wo.Split.Jobs
+	note(o.Monitor, "window %d/%d: train jobs %d:%d, test jobs %d:%d\n", k, windows, j.From, j.Cut, j.Cut, j.To)
+	return Tune(ctx, wo, wt)
 }
 
-// windowLine writes a line between the windows' progress.
-func windowLine(p *Progress, format string, args ...any) {
-	if p != nil && p.w != nil {
-		fmt.Fprintf(p.w, format, args...)
+// note tells the monitor, if any, a line between the windows.
+func note(m Monitor, format string, args ...any) {
+	if m != nil {
+		m.Note(fmt.Sprintf(format, args...))
 	}
 }
 
@@ -238,26 +235,26 @@ func finishedRun(dir string) (*RunMeta, error) {
 }
 
 // sameWindow checks that a finished window's run is the one o would run.
-func sameWindow(m *RunMeta, o Options) error {
+func sameWindow(m *RunMeta, o Options, dir string) error {
 	type id struct {
 		Policy, Split, TraceSHA256 string
 		Seed                       int64
 	}
-	want := id{o.Policy, o.splitText(), traceDigest(o.Trace), o.Settings.Seed}
-	got := id{m.Policy, m.Split, m.TraceSHA256, m.Seed}
+	want := id{o.Policy, o.Split.String(), traceDigest(o.Trace), o.Settings.Seed}
+	got := id{m.Policy, m.Split.String(), m.TraceSHA256, m.Seed}
 	if got != want {
 		return fmt.Errorf("--resume: %s holds policy %s, seed %d, split %q of trace %.12s; this run tunes policy %s, seed %d, split %q of trace %.12s",
-			filepath.Join(o.Dir, RunJSON), got.Policy, got.Seed, got.Split, got.TraceSHA256, want.Policy, want.Seed, want.Split, want.TraceSHA256)
+			filepath.Join(dir, RunJSON), got.Policy, got.Seed, got.Split, got.TraceSHA256, want.Policy, want.Seed, want.Split, want.TraceSHA256)
 	}
 	return nil
 }
 
 // summarize reads the finished windows' run directories (bounds cut their
 // blocks) into the summary.
-func summarize(o Options, windows int, bounds []int, interrupted bool) (*WindowsSummary, error) {
+func summarize(o Options, t rundir.Target, windows int, bounds []int, interrupted bool) (*WindowsSummary, error) {
 	s := &WindowsSummary{
 		Policy:      o.Policy,
-		Trace:       o.TraceName,
+		Trace:       t.Provenance.Trace,
 		TraceSHA256: traceDigest(o.Trace),
 		Seed:        o.Settings.Seed,
 		Jobs:        len(o.Trace.Jobs),
@@ -267,7 +264,7 @@ func summarize(o Options, windows int, bounds []int, interrupted bool) (*Windows
 		Interrupted: interrupted,
 	}
 	for k := 1; k+1 < len(bounds); k++ {
-		w, err := readWindow(o, k, bounds)
+		w, err := readWindow(o, t.Dir, k, bounds)
 		if err != nil {
 			return nil, err
 		}
@@ -285,9 +282,9 @@ func summarize(o Options, windows int, bounds []int, interrupted bool) (*Windows
 }
 
 // readWindow is window k's entry, from its run.json and front.json.
-func readWindow(o Options, k int, bounds []int) (Window, error) {
+func readWindow(o Options, root string, k int, bounds []int) (Window, error) {
 	dir := WindowDir(k)
-	m, f, err := LoadRun(filepath.Join(o.Dir, dir))
+	m, f, err := LoadRun(filepath.Join(root, dir))
 	if err != nil {
 		return Window{}, err
 	}
@@ -397,7 +394,7 @@ func writeSummary(dir string, s *WindowsSummary) error {
 	if err := writeFileAtomic(filepath.Join(dir, WindowsJSON), append(b, '\n')); err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(dir, WindowsCSV), func(f *os.File) error {
+	return writeAtomic(filepath.Join(dir, WindowsCSV), func(f io.Writer) error {
 		w := csv.NewWriter(f)
 		if err := w.WriteAll(s.Table()); err != nil {
 			return err
@@ -484,46 +481,6 @@ func scoreCells(m map[string]float64, scores []string) []string {
 func itoa(i int) string     { return strconv.Itoa(i) }
 func i64(i int64) string    { return strconv.FormatInt(i, 10) }
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-// WriteText writes the summary as a short table: per window its test
-// jobs, test hypervolume and each preset pick's test qos_p90 / off
-// node-seconds / reconfigurations, then the rows of their means and
-// standard deviations across the windows.
-func (s *WindowsSummary) WriteText(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "k\ttest jobs\ttest HV\t%s\n", strings.Join(s.Presets, "\t"))
-	for _, win := range s.PerWindow {
-		fmt.Fprintf(tw, "%d\t%d:%d\t%.4f", win.K, win.Test.FromJob, win.Test.ToJob, win.TestHypervolume)
-		for _, p := range win.Presets {
-			cell := "-"
-			if p.Test != nil {
-				cell = pickCell(p.Test)
-			}
-			if !p.Feasible {
-				cell += " (infeasible)"
-			}
-			fmt.Fprintf(tw, "\t%s", cell)
-		}
-		fmt.Fprintln(tw)
-	}
-	for _, st := range s.stats() {
-		fmt.Fprintf(tw, "%s\t\t%.4f", st.name, st.v.TestHypervolume)
-		for _, p := range st.v.Presets {
-			fmt.Fprintf(tw, "\t%s", pickCell(p.Test))
-		}
-		fmt.Fprintln(tw)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintln(w, "each preset: test qos_p90 / off node-seconds / reconfigurations of its pick")
-	return err
-}
-
-// pickCell is "qos_p90 / off node-s / reconfigurations".
-func pickCell(m map[string]float64) string {
-	return fmt.Sprintf("%.3g / %.3g / %.0f", m[objectives.QoSP90], m[objectives.OffNodeSeconds], m[objectives.Reconfigurations])
-}
 
 // namedStats is one row of statistics across windows.
 type namedStats struct {

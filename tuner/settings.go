@@ -3,6 +3,8 @@ package tuner
 import (
 	"fmt"
 	"runtime"
+
+	rundir "github.com/ecotune/ecotune/run"
 )
 
 // Settings say how long a search runs, how it is randomised and who
@@ -35,6 +37,15 @@ type Settings struct {
 	Recorders []Recorder
 	// Resume continues the search saved in a checkpoint.
 	Resume *Checkpoint
+	// Fingerprint names what else identifies the problem (Tune: the
+	// trace's digest, the split, cluster, scheduler, constraints,
+	// presets): with Minimize's own fields (variables and bounds,
+	// objectives, seed, the settings above but the budget, workers and
+	// recorders) it makes the checkpoint's fingerprint, and a resume whose
+	// fields differ is refused, naming them.
+	Fingerprint rundir.Fingerprint
+
+	workers *workers // Tune shares its Scorer's pool with the search
 }
 
 func (s Settings) withDefaults() Settings {
@@ -113,6 +124,9 @@ type Status struct {
 	Fresh []Member
 	// Checkpoint is what resuming needs, except the cache (see Fresh).
 	Checkpoint *Checkpoint
+	// Hypervolume is the hypervolume of Front that Tune gives its
+	// Monitor (the train split's, normalised); NaN from Minimize.
+	Hypervolume float64
 }
 
 // Member is one evaluated candidate.

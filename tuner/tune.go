@@ -5,36 +5,36 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"time"
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
+	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 )
 
-// Options describe one tuning run of `ecotune tune`.
+// Options describe the search of one tuning run: the problem (policy,
+// trace and its split, cluster, scheduler, objectives, constraints,
+// presets) and the search's settings. Where the run is written and what
+// it records about its origin is a rundir.Target; how progress is shown is
+// the caller's (Settings.Recorders, Monitor).
 type Options struct {
-	Policy    string
-	Trace     *datasets.Trace
-	TraceName string // as the user named it, for run.json
-	// TraceFile, TraceFormat and TraceLenient say where and how Trace was
-	// read (datasets.Open), for run.json; TraceFile is empty for the
-	// embedded trace.
-	TraceFile    string
-	TraceFormat  string
-	TraceLenient bool
-	Train        float64      // chronological train fraction of the jobs; default 0.7, 1 = no test split
-	Jobs         *JobSplit    // when set, splits by job index instead of Train (TuneWindows sets it)
-	Cluster      *sim.Cluster // nil: sim.ClusterFromTrace
-	Sim          sim.Options
-	Objectives   []Objective  // default DefaultObjectives
-	Constraints  []Constraint // on the train split
-	Presets      []Preset     // default DefaultPresets
+	Policy string
+	Trace  *datasets.Trace
+	// Split cuts Trace into the train split the search sees and the test
+	// split the front is re-evaluated on; the zero Split is
+	// rundir.Holdout(0.7), rundir.Holdout(1) has no test split.
+	Split       rundir.Split
+	Cluster     *sim.Cluster // nil: sim.ClusterFromTrace
+	Sim         sim.Options
+	Objectives  []Objective  // default DefaultObjectives
+	Constraints []Constraint // on the train split
+	Presets     []Preset     // default DefaultPresets
 	// MaxFront caps the front kept (the members adding the most train
 	// hypervolume, greedily); default max(100, 2 × population).
 	MaxFront int
@@ -47,28 +47,39 @@ type Options struct {
 	// best baseline's on 5 of 8 instead of 9 of 10 (1200 evaluations).
 	ReactiveIsland bool
 	Settings       Settings
-	Dir            string // run directory
-	Resume         bool   // continue from Dir's checkpoint
-	Force          bool   // write into a non-empty Dir
-	Command        []string
-	Version        string
-	// Progress shows the search (a progress bar); may be nil. Tune sets
-	// its Hypervolume to the train split's.
-	Progress *Progress
+	// Monitor, when set, watches the run (cmd's progress bar): it sees
+	// every generation with Status.Hypervolume set to the train split's.
+	Monitor Monitor
+}
+
+// Monitor watches a tuning run: the progress bar of the command line, a
+// web page's live view. Tune calls Record after every generation (with
+// Status.Hypervolume set) and Done when its search ends; TuneWindows
+// calls Note between its windows.
+type Monitor interface {
+	Recorder
+	// Note is a line about the run between searches (TuneWindows: which
+	// window starts, which is kept).
+	Note(line string)
+	// Done says the current search ended; the next Record starts another.
+	Done()
 }
 
 // Outcome is what Tune wrote.
 type Outcome struct {
 	Meta        *RunMeta
-	Front       *Front
+	Front       *Front // nil when interrupted
 	Interrupted bool
 }
 
 // Tune tunes a policy on the train split, re-evaluates the front on the
-// test split, chooses the presets and writes the run directory. Cancelling
-// ctx stops the search after the current generation; the front so far is
-// still written (Outcome.Interrupted) and `--resume` continues it.
-func Tune(ctx context.Context, o Options) (*Outcome, error) {
+// test split, chooses the presets and writes the run directory t.Dir.
+// Cancelling ctx stops the search within the current generation: the
+// evaluations finished so far are kept in the checkpoint, Tune returns at
+// once (Outcome.Interrupted, no front written) and resuming (t.Resume)
+// continues to the front an uninterrupted run writes. A resume whose problem or settings differ from
+// the checkpoint's is refused with a *rundir.MismatchError naming the fields.
+func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
 	start := time.Now()
 	o, err := o.withDefaults()
 	if err != nil {
@@ -78,18 +89,24 @@ func Tune(ctx context.Context, o Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	train, test, err := o.split()
+	train, test, err := o.Split.Apply(o.Trace)
 	if err != nil {
+		return nil, fmt.Errorf("tuner: %w", err)
+	}
+	if err := t.Prepare(); err != nil {
 		return nil, err
 	}
-	if err := prepareDir(o.Dir, o.Resume, o.Force); err != nil {
-		return nil, err
-	}
-	refs, err := references(o, train, test)
+	scorer := NewScorer(*o.Cluster, o.Sim, o.Settings.Workers)
+	defer scorer.Close()
+	refs, err := references(ctx, scorer, train, test)
 	if err != nil {
 		return nil, err
 	}
 	prob, err := NewPolicyProblem(spec, train, *o.Cluster, o.Sim, o.Objectives, o.Constraints, refs[AlwaysOn].Train)
+	if err != nil {
+		return nil, err
+	}
+	norm, err := trainNormalizer(refs, o.Objectives)
 	if err != nil {
 		return nil, err
 	}
@@ -98,40 +115,53 @@ func Tune(ctx context.Context, o Options) (*Outcome, error) {
 	if fixed := prob.ReactiveFixed(); o.ReactiveIsland && fixed != nil && s.Islands > 1 {
 		s.Fixed = []map[int]float64{fixed} // island 0 searches the reactive core
 	}
-	ckw := &CheckpointWriter{Dir: o.Dir}
+	s.Fingerprint = o.fingerprint()
+	s.workers = scorer.pool
+	ckw := &CheckpointWriter{Dir: t.Dir}
 	defer ckw.Close()
-	s.Recorders = append(s.Recorders, ckw)
-	if o.Progress != nil {
-		norm, err := trainNormalizer(refs, o.Objectives)
-		if err != nil {
-			return nil, err
-		}
-		o.Progress.Hypervolume = norm.Hypervolume
-		s.Recorders = append(s.Recorders, o.Progress)
+	s.Recorders = append(slices.Clip(s.Recorders), ckw)
+	if o.Monitor != nil {
+		s.Recorders = append(s.Recorders, RecorderFunc(func(st *Status) error {
+			pts := make([][]float64, len(st.Front))
+			for i, m := range st.Front {
+				pts[i] = m.F
+			}
+			st.Hypervolume = norm.Hypervolume(pts)
+			return o.Monitor.Record(st)
+		}))
 	}
-	if o.Resume {
-		if s.Resume, err = ReadCheckpoint(o.Dir); err != nil {
+	if t.Resume {
+		if s.Resume, err = ReadCheckpoint(t.Dir); err != nil {
 			return nil, err
 		}
 	}
 	res, err := Minimize(ctx, prob, s)
+	if o.Monitor != nil {
+		o.Monitor.Done()
+	}
 	if err != nil {
 		return nil, err
 	}
-	norm, err := trainNormalizer(refs, o.Objectives)
+	interrupted := &Outcome{Meta: &RunMeta{Seed: s.Seed, Policy: o.Policy, Evaluations: res.Evaluations,
+		Generations: res.Generations, Interrupted: true}, Interrupted: true}
+	if res.Interrupted {
+		// Stop now: re-scoring the front so far on both splits could take
+		// long; the checkpoint holds every finished evaluation.
+		return interrupted, nil
+	}
+	front, err := buildFront(ctx, scorer, prob, res, o, norm, train, test)
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		return interrupted, nil // the checkpoint is the last generation's: resuming writes the front
+	}
 	if err != nil {
 		return nil, err
 	}
-	front, err := buildFront(prob, res, o, norm, train, test)
-	if err != nil {
-		return nil, err
-	}
-	meta, err := runMeta(o, prob, res, front, refs, train, test)
+	meta, err := runMeta(o, t.Provenance, prob, res, front, refs, train, test)
 	if err != nil {
 		return nil, err
 	}
 	meta.WallSeconds = time.Since(start).Seconds()
-	if err := writeRun(o.Dir, meta, front); err != nil {
+	if err := rundir.Save(t.Dir, meta, front); err != nil {
 		return nil, err
 	}
 	return &Outcome{Meta: meta, Front: front, Interrupted: res.Interrupted}, nil
@@ -141,8 +171,8 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Trace == nil {
 		return o, errors.New("tuner: no trace")
 	}
-	if o.Train == 0 {
-		o.Train = 0.7
+	if o.Split.IsZero() {
+		o.Split = rundir.Holdout(0.7)
 	}
 	if o.Objectives == nil {
 		o.Objectives = DefaultObjectives()
@@ -161,36 +191,40 @@ func (o Options) withDefaults() (Options, error) {
 		}
 		o.Cluster = &c
 	}
-	if o.Dir == "" {
-		return o, errors.New("tuner: no run directory")
-	}
 	return o, nil
 }
 
-// prepareDir creates dir, refusing a non-empty one unless resuming or
-// forced.
-func prepareDir(dir string, resume, force bool) error {
-	entries, err := os.ReadDir(dir)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		if resume {
-			return fmt.Errorf("tuner: --resume: %s does not exist", dir)
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("tuner: %w", err)
-		}
-		return nil
-	case err != nil:
-		return fmt.Errorf("tuner: %w", err)
-	case len(entries) > 0 && !resume && !force:
-		return fmt.Errorf("tuner: %s is not empty (use --force to overwrite or --resume to continue)", dir)
+// fingerprint names what of o changes a run's results beyond what
+// Minimize fingerprints itself (variables and their bounds, objectives,
+// seed, search settings): a resume with any of these changed is refused.
+func (o Options) fingerprint() rundir.Fingerprint {
+	cons := make([]string, len(o.Constraints))
+	for i, c := range o.Constraints {
+		cons[i] = c.String()
 	}
-	return nil
+	scheduler := o.Sim.Scheduler
+	if scheduler == "" {
+		scheduler = sim.FCFS
+	}
+	simOpt := o.Sim // the rest of the simulator's options
+	simOpt.Scheduler = ""
+	return rundir.Fingerprint{
+		"trace":           TraceDigest(o.Trace),
+		"split":           o.Split.String(),
+		"policy":          o.Policy,
+		"cluster":         rundir.FingerprintValue(o.Cluster),
+		"scheduler":       scheduler,
+		"sim":             rundir.FingerprintValue(simOpt),
+		"constraints":     rundir.FingerprintValue(cons),
+		"presets":         rundir.FingerprintValue(o.Presets),
+		"max_front":       rundir.FingerprintValue(o.MaxFront),
+		"reactive_island": rundir.FingerprintValue(o.ReactiveIsland),
+	}
 }
 
 // references scores always-on and the oracle (the hypervolume box) on
 // both splits.
-func references(o Options, train, test *datasets.Trace) (map[string]Reference, error) {
+func references(ctx context.Context, sc *Scorer, train, test *datasets.Trace) (map[string]Reference, error) {
 	names := []string{AlwaysOn, boundName()}
 	configs := make([]policy.Config, len(names))
 	for i, n := range names {
@@ -200,13 +234,13 @@ func references(o Options, train, test *datasets.Trace) (map[string]Reference, e
 		}
 		configs[i] = spec.Fill(policy.Config{Name: n})
 	}
-	tr, err := scoreConfigs(train, *o.Cluster, o.Sim, configs, o.Settings.Workers)
+	tr, err := sc.ScoreConfigs(ctx, train, configs)
 	if err != nil {
 		return nil, fmt.Errorf("tuner: references on the train split: %w", err)
 	}
 	var te []objectives.Scores
 	if test != nil {
-		if te, err = scoreConfigs(test, *o.Cluster, o.Sim, configs, o.Settings.Workers); err != nil {
+		if te, err = sc.ScoreConfigs(ctx, test, configs); err != nil {
 			return nil, fmt.Errorf("tuner: references on the test split: %w", err)
 		}
 	}
@@ -224,19 +258,19 @@ func references(o Options, train, test *datasets.Trace) (map[string]Reference, e
 // buildFront turns the search's archive into the front: capped (by
 // hypervolume contribution on the train split), decoded,
 // scored in full on train and test, sorted by objectives, presets chosen.
-func buildFront(prob *PolicyProblem, res *Result, o Options, norm Normalizer, train, test *datasets.Trace) (*Front, error) {
+func buildFront(ctx context.Context, sc *Scorer, prob *PolicyProblem, res *Result, o Options, norm Normalizer, train, test *datasets.Trace) (*Front, error) {
 	arch := capFront(res.Archive, norm, o.MaxFront)
 	configs := make([]policy.Config, len(arch))
 	for i, m := range arch {
 		configs[i] = prob.Config(m.X)
 	}
-	trs, err := scoreConfigs(train, *o.Cluster, o.Sim, configs, o.Settings.Workers)
+	trs, err := sc.ScoreConfigs(ctx, train, configs)
 	if err != nil {
 		return nil, err
 	}
 	var tes []objectives.Scores
 	if test != nil {
-		if tes, err = scoreConfigs(test, *o.Cluster, o.Sim, configs, o.Settings.Workers); err != nil {
+		if tes, err = sc.ScoreConfigs(ctx, test, configs); err != nil {
 			return nil, err
 		}
 	}
@@ -321,17 +355,17 @@ func capFront(ms []Member, norm Normalizer, n int) []Member {
 }
 
 // runMeta fills run.json.
-func runMeta(o Options, prob *PolicyProblem, res *Result, front *Front, refs map[string]Reference, train, test *datasets.Trace) (*RunMeta, error) {
+func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *Result, front *Front, refs map[string]Reference, train, test *datasets.Trace) (*RunMeta, error) {
+	cluster, err := json.Marshal(o.Cluster)
+	if err != nil {
+		return nil, fmt.Errorf("tuner: cluster: %w", err)
+	}
 	m := &RunMeta{
-		Command:     o.Command,
-		Version:     o.Version,
 		Seed:        o.Settings.Seed,
 		Policy:      o.Policy,
-		Trace:       o.TraceName,
 		TraceSHA256: traceDigest(o.Trace),
-		TraceFile:   o.TraceFile, TraceFormat: o.TraceFormat, TraceLenient: o.TraceLenient,
-		Split:       o.splitText(),
-		Cluster:     *o.Cluster,
+		Split:       o.Split,
+		Cluster:     cluster,
 		Scheduler:   o.Sim.Scheduler,
 		Evaluations: res.Evaluations,
 		Generations: res.Generations,
@@ -342,8 +376,9 @@ func runMeta(o Options, prob *PolicyProblem, res *Result, front *Front, refs map
 		Islands:     o.Settings.Islands,
 		TrainJobs:   len(train.Jobs),
 		Interrupted: res.Interrupted,
-		Normalizers: map[string]Normalizer{},
+		Normalizers: map[string]rundir.Normalizer{},
 	}
+	m.SetProvenance(pv)
 	if m.Scheduler == "" {
 		m.Scheduler = sim.FCFS
 	}
@@ -355,7 +390,7 @@ func runMeta(o Options, prob *PolicyProblem, res *Result, front *Front, refs map
 	}
 	bound := boundName()
 	for _, split := range []string{"train", "test"} {
-		a, b, ok := refs[AlwaysOn].on(split), refs[bound].on(split), true
+		a, b, ok := refs[AlwaysOn].On(split), refs[bound].On(split), true
 		if a == nil || b == nil {
 			continue
 		}
@@ -367,7 +402,7 @@ func runMeta(o Options, prob *PolicyProblem, res *Result, front *Front, refs map
 		norm := NewNormalizer(o.Objectives, fa, fb)
 		var pts [][]float64
 		for _, s := range front.Solutions {
-			sc := s.on(split)
+			sc := s.On(split)
 			if sc == nil {
 				ok = false
 				break
@@ -377,7 +412,7 @@ func runMeta(o Options, prob *PolicyProblem, res *Result, front *Front, refs map
 		}
 		if ok {
 			m.Hypervolume[split] = norm.Hypervolume(pts)
-			m.Normalizers[split] = norm
+			m.Normalizers[split] = rundir.Normalizer(norm)
 		}
 	}
 	for _, p := range o.Presets {
@@ -391,22 +426,6 @@ func runMeta(o Options, prob *PolicyProblem, res *Result, front *Front, refs map
 		}
 	}
 	return m, nil
-}
-
-// on returns the reference's scores on a split, nil if it has none.
-func (r Reference) on(split string) *objectives.Scores {
-	if split == "train" {
-		return &r.Train
-	}
-	return r.Test
-}
-
-// on returns the solution's scores on a split, nil if it has none.
-func (s Solution) on(split string) *objectives.Scores {
-	if split == "train" {
-		return &s.Train
-	}
-	return s.Test
 }
 
 // traceDigest is the SHA-256 of the trace's single source file, or of its

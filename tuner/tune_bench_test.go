@@ -1,6 +1,7 @@
 package tuner
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"testing"
@@ -45,7 +46,7 @@ func BenchmarkEvaluations(b *testing.B) {
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(workers))
-			pl, err := newPool(prob, workers)
+			pl, err := newPool(prob, workers, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -61,7 +62,7 @@ func BenchmarkEvaluations(b *testing.B) {
 						xs[i][k] = randomValue(v, rng)
 					}
 				}
-				if _, err := pl.evaluate(xs); err != nil {
+				if _, err := pl.evaluate(context.Background(), xs); err != nil {
 					b.Fatal(err)
 				}
 			}

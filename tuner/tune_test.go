@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
 	"github.com/parquet-go/parquet-go"
@@ -18,7 +19,7 @@ import (
 
 // smallTune is a quick hgfs run on the first 3,000 jobs of the embedded
 // default trace.
-func smallTune(t *testing.T, dir string) tuner.Options {
+func smallTune(t *testing.T, dir string) (tuner.Options, run.Target) {
 	t.Helper()
 	tr, err := datasets.Default()
 	if err != nil {
@@ -26,13 +27,11 @@ func smallTune(t *testing.T, dir string) tuner.Options {
 	}
 	tr = &datasets.Trace{Meta: tr.Meta, Jobs: tr.Jobs[:3000]}
 	return tuner.Options{
-		Policy:    "hgfs",
-		Trace:     tr,
-		TraceName: "nasa-3000",
-		Sim:       sim.Options{Scheduler: sim.EASY},
-		Settings:  tuner.Settings{Population: 8, Generations: 4, Islands: 2, MigrationEvery: 2, Seed: 3},
-		Dir:       dir,
-	}
+		Policy:   "hgfs",
+		Trace:    tr,
+		Sim:      sim.Options{Scheduler: sim.EASY},
+		Settings: tuner.Settings{Population: 8, Generations: 4, Islands: 2, MigrationEvery: 2, Seed: 3},
+	}, run.Target{Dir: dir, Provenance: run.Provenance{Trace: "nasa-3000"}}
 }
 
 // TestTuneRunDirectory checks every file of a run directory and what it
@@ -40,8 +39,8 @@ func smallTune(t *testing.T, dir string) tuner.Options {
 // (infeasible ones marked), hypervolumes inside the normalised box.
 func TestTuneRunDirectory(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
-	o := smallTune(t, dir)
-	out, err := tuner.Tune(context.Background(), o)
+	o, tg := smallTune(t, dir)
+	out, err := tuner.Tune(context.Background(), o, tg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +112,7 @@ func TestTuneRunDirectory(t *testing.T) {
 		t.Errorf("front.parquet row 0 test.off_node_seconds = %v, want %v", got, want)
 	}
 
-	if _, err := tuner.Tune(context.Background(), o); err == nil {
+	if _, err := tuner.Tune(context.Background(), o, tg); err == nil {
 		t.Error("second run into the same directory without Force: no error")
 	}
 }
@@ -124,10 +123,10 @@ func TestTuneRunDirectory(t *testing.T) {
 // this also checks that the front does not depend on them.
 func TestTuneResume(t *testing.T) {
 	base := t.TempDir()
-	whole := smallTune(t, filepath.Join(base, "whole"))
+	whole, wt := smallTune(t, filepath.Join(base, "whole"))
 	whole.Settings.Workers = 1
 	prev := runtime.GOMAXPROCS(1)
-	_, err := tuner.Tune(context.Background(), whole)
+	_, err := tuner.Tune(context.Background(), whole, wt)
 	runtime.GOMAXPROCS(prev)
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +134,7 @@ func TestTuneResume(t *testing.T) {
 
 	prev = runtime.GOMAXPROCS(2)
 	defer runtime.GOMAXPROCS(prev)
-	cut := smallTune(t, filepath.Join(base, "cut"))
+	cut, ct := smallTune(t, filepath.Join(base, "cut"))
 	cut.Settings.Workers = 2
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -145,7 +144,7 @@ func TestTuneResume(t *testing.T) {
 		}
 		return nil
 	})}
-	out, err := tuner.Tune(ctx, cut)
+	out, err := tuner.Tune(ctx, cut, ct)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,8 +152,8 @@ func TestTuneResume(t *testing.T) {
 		t.Fatal("cancelled run not marked interrupted")
 	}
 	cut.Settings.Recorders = nil
-	cut.Resume = true
-	if _, err := tuner.Tune(context.Background(), cut); err != nil {
+	ct.Resume = true
+	if _, err := tuner.Tune(context.Background(), cut, ct); err != nil {
 		t.Fatal(err)
 	}
 	a, err := os.ReadFile(filepath.Join(base, "whole", tuner.FrontJSON))

@@ -10,6 +10,7 @@ import (
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/reports"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner"
 )
 
 const compareHelp = `Replays one trace under every baseline policy (at its defaults, or the
@@ -89,7 +90,9 @@ func runCompare(c *cli.Context) error {
 	scheduler := c.String("scheduler")
 	if run != nil {
 		if !c.IsSet("cluster") && !c.IsSet("nodes") {
-			cluster = run.Meta.Cluster
+			if cluster, err = tuner.ClusterOf(run.Meta); err != nil {
+				return err
+			}
 		}
 		if !c.IsSet("scheduler") {
 			scheduler = run.Meta.Scheduler

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
 )
@@ -27,8 +28,8 @@ func writeRunDir(t *testing.T) (string, *tuner.Front) {
 	f := &tuner.Front{Policy: "idle-timeout", ParamNames: []string{"idle_timeout", "spare", "max_booting"},
 		Objectives: []tuner.Objective{{Name: objectives.QoSP90}, {Name: objectives.OffNodeSeconds, Maximize: true}},
 		Solutions:  []tuner.Solution{sol(600, 0, 0.08, 5000), sol(3600, 1, 0, 2000)}}
-	m := &tuner.RunMeta{Version: "test", Seed: 3, Policy: "idle-timeout", Trace: "t.swf", Split: "chronological jobs 0.7",
-		Cluster:   sim.Cluster{Groups: []sim.NodeGroup{{Name: "node", Count: 4, Slots: 2, GFLOPS: 50, Model: testModel}}},
+	m := &tuner.RunMeta{Version: "test", Seed: 3, Policy: "idle-timeout", Trace: "t.swf", Split: run.Holdout(0.7),
+		Cluster:   tuner.ClusterJSON(sim.Cluster{Groups: []sim.NodeGroup{{Name: "node", Count: 4, Slots: 2, GFLOPS: 50, Model: testModel}}}),
 		Scheduler: sim.FCFS,
 		Presets:   []tuner.PresetChoice{{Name: "qos0", Feasible: true, Row: 1}, {Name: "qos0.1", Bound: 0.1, Resolved: 0.1, Feasible: true, Row: 0}}}
 	dir := t.TempDir()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -24,24 +25,37 @@ Doubtful jobs follow one documented rule each (see package datasets):
 unknown run time or processors, or more processors than the machine, are
 dropped and counted; zero run times are kept.
 
+Logs that name the hosts jobs ran on (Slurm NodeList, PBS exec_host,
+SGE/UGE hostname) give the trace a node layout: the hosts grouped by slots
+per node as observed ("ecotune inspect" shows it, "ecotune cluster" turns
+it into a cluster file).
+
+--anonymize replaces users, groups, queues/partitions and node names with
+keyed hashes (HMAC-SHA256, "u_3fa2c19d0b7e", "g_…", "q_…", "n_…") before
+anything is written: the same key (--anonymize-key or ECOTUNE_ANON_KEY,
+required) gives the same names in every import, another key other names.
+
 The output is written to a temporary file and renamed; an existing file is
 replaced only with --force.
 
 Examples:
   ecotune import SDSC-SP2-1998-4.2-cln.swf.gz -o sp2.parquet
-  ecotune import sacct-2024-*.log --format slurm --lenient -o cluster.parquet`
+  ecotune import sacct-2024-*.log --format slurm --lenient -o cluster.parquet
+  ECOTUNE_ANON_KEY=site-secret ecotune import sacct.log --anonymize -o shared.parquet`
 
 func importCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "import",
 		Usage:       "convert accounting logs into a canonical Parquet trace",
-		UsageText:   "ecotune import LOG... -o TRACE.parquet [--format F] [--lenient] [--force]",
+		UsageText:   "ecotune import LOG... -o TRACE.parquet [--format F] [--lenient] [--force] [--anonymize [--anonymize-key K]]",
 		Description: importHelp,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the Parquet trace to write (required)"},
 			&cli.StringFlag{Name: "format", Usage: "force the log format (swf, gwf, slurm, pbs, sge, uge, lsf, oar, argonne)"},
 			&cli.BoolFlag{Name: "lenient", Usage: "skip unreadable records, counting them by reason"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing output"},
+			&cli.BoolFlag{Name: "anonymize", Usage: "replace users, groups, queues and node names with keyed hashes"},
+			&cli.StringFlag{Name: "anonymize-key", Usage: "secret key of --anonymize", EnvVars: []string{"ECOTUNE_ANON_KEY"}},
 		},
 		Action: runImport,
 	}
@@ -59,9 +73,19 @@ func runImport(c *cli.Context) error {
 		return fmt.Errorf("import: no log given (usage: %s)", c.Command.UsageText)
 	}
 	out := c.String("output")
+	var anon *datasets.Anonymizer
+	if c.Bool("anonymize") {
+		if anon, err = datasets.NewAnonymizer([]byte(c.String("anonymize-key"))); err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+	} else if c.IsSet("anonymize-key") && c.String("anonymize-key") != os.Getenv("ECOTUNE_ANON_KEY") {
+		// given on the command line, not only in the environment
+		return fmt.Errorf("import: --anonymize-key without --anonymize")
+	}
 	meta, err := datasets.Import(logs, out, datasets.ImportOptions{
 		ReadOptions: datasets.ReadOptions{Format: c.String("format"), Lenient: c.Bool("lenient")},
 		Force:       c.Bool("force"),
+		Anonymize:   anon,
 	})
 	if err != nil {
 		return err

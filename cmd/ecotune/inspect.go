@@ -13,11 +13,14 @@ const inspectHelp = `Shows what is in a trace: jobs, span, machine size, the uti
 log implies (Σ procs × run / (machine procs × span)), arrivals by hour of
 day and day of week (local time of the trace), quantiles of job size and
 run time, how many jobs lack each field, and the records skipped or
-adjusted at import, by reason.
+adjusted at import, by reason. For logs that name the hosts jobs ran on
+(Slurm, PBS/TORQUE, SGE/UGE) it shows the node layout: the hosts grouped
+by slots per node, as host lists ("4 × 32 slots: cn[01-04]").
 
 TRACE is a Parquet trace or any raw log (imported on the fly); without it
 the embedded default trace is shown. --json prints one JSON object with at
-least the keys jobs, nodes, procs, span_s, utilization and skipped.
+least the keys jobs, nodes, procs, span_s, utilization and skipped, and
+layout (a list of {slots, count, hosts}) when the trace has one.
 
 Examples:
   ecotune inspect

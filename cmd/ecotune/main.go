@@ -35,6 +35,7 @@ func newApp() *cli.App {
 		Commands: []*cli.Command{
 			importCommand(),
 			inspectCommand(),
+			clusterCommand(),
 			splitCommand(),
 			synthCommand(),
 			simulateCommand(),

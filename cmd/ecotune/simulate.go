@@ -12,6 +12,7 @@ import (
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner"
 )
 
 const simulateHelp = `Replays a trace once under one power policy and prints its scores: the
@@ -92,8 +93,7 @@ func runSimulate(c *cli.Context) error {
 		return fmt.Errorf("simulate: %w", err)
 	}
 	cfg.Seed = c.Int64("seed")
-	p, err := policy.New(cfg)
-	if err != nil {
+	if _, err := policy.New(cfg); err != nil {
 		return err
 	}
 	cluster, err := sim.ClusterSpec{File: c.String("cluster"), Nodes: c.Int("nodes"), SlotsPerNode: c.Int("slots-per-node"), Model: c.String("model")}.Resolve(tr.Meta)
@@ -107,12 +107,14 @@ func runSimulate(c *cli.Context) error {
 	if opt.Period == 0 {
 		opt.Period = sim.EveryEvent
 	}
-	s, err := sim.New(tr, cluster, opt)
-	if err != nil {
-		return err
-	}
+	scorer := tuner.NewScorer(cluster, opt, 1)
+	defer scorer.Close()
+	var r sim.Result
 	began := time.Now()
-	r, err := s.Run(p)
+	err = scorer.Replay(c.Context, []tuner.ScoreTask{{Trace: tr, Config: cfg}}, func(_ int, res *sim.Result) error {
+		r = *res // the scorer reuses res; the timeline it points to is this run's
+		return nil
+	})
 	if err != nil {
 		return err
 	}
@@ -124,7 +126,7 @@ func runSimulate(c *cli.Context) error {
 	}
 	rep := simulateReport{
 		Trace: traceName(c, tr), Policy: cfg.Name, Params: cfg.Params, Scheduler: c.String("scheduler"),
-		PeriodS: c.Int64("period"), Nodes: r.Nodes, Slots: r.Slots, Scores: objectives.Compute(r),
+		PeriodS: c.Int64("period"), Nodes: r.Nodes, Slots: r.Slots, Scores: objectives.Compute(&r),
 		BootFailures: r.BootFailures, IgnoredCommands: r.IgnoredCommands, SimSeconds: elapsed,
 	}
 	if c.Bool("json") {

@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
@@ -16,6 +14,7 @@ import (
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/reports"
+	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
 )
@@ -43,9 +42,10 @@ An infeasible preset is reported with the least violating solution.
 
 The run directory (-o, default runs/POLICY-TRACE-seedSEED) receives
 front.parquet, front.csv, front.json, run.json and the checkpoint, written
-after every generation: Ctrl-C stops after the current generation and
-writes the front so far; --resume continues to exactly the front an
-uninterrupted run gives. The same seed gives the same front whatever
+after every generation: Ctrl-C (or SIGTERM) stops within a second or
+two, keeping every finished evaluation in the checkpoint (a second Ctrl-C
+exits at once); --resume continues to exactly the front an uninterrupted
+run gives. The same seed gives the same front whatever
 --workers is.
 
 --windows K (K ≥ 2) is rolling-origin validation instead of one holdout:
@@ -104,43 +104,46 @@ func tuneCommand() *cli.Command {
 }
 
 func runTune(c *cli.Context) error {
-	o, err := tuneOptions(c)
+	o, t, err := tuneOptions(c)
 	if err != nil {
 		return err
 	}
+	var progress *Progress
 	if !c.Bool("quiet") && !c.Bool("json") {
-		o.Progress = tuner.NewProgress(c.App.ErrWriter, term.IsTerminal(int(os.Stderr.Fd())))
+		progress = NewProgress(c.App.ErrWriter, term.IsTerminal(int(os.Stderr.Fd())))
+		o.Monitor = progress
 	}
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext(c.Context, c.App.ErrWriter)
 	defer stop()
 	if c.Int("windows") != 0 {
-		return runWindows(ctx, c, o)
+		return runWindows(ctx, c, o, t)
 	}
-	out, err := tuner.Tune(ctx, o)
-	if o.Progress != nil {
-		o.Progress.Finish()
-	}
+	out, err := tuner.Tune(ctx, o, t)
 	if err != nil {
 		return err
+	}
+	if out.Interrupted { // the checkpoint holds it
+		fmt.Fprintf(c.App.ErrWriter, "interrupted after generation %d (%d evaluations kept); continue with: ecotune tune ... -o %s --resume\n", out.Meta.Generations, out.Meta.Evaluations, t.Dir)
+		if c.Bool("json") {
+			return json.NewEncoder(c.App.Writer).Encode(out.Meta)
+		}
+		return nil
 	}
 	html := ""
 	if !c.Bool("no-report") {
 		// Force: a resumed run rewrites the report of its earlier part.
-		if html, err = reports.Write(o.Dir, reports.Options{Force: true}); err != nil {
-			return fmt.Errorf("tune: the run is in %s, but its report failed: %w", o.Dir, err)
+		if html, err = reports.Write(t.Dir, reports.Options{Force: true}); err != nil {
+			return fmt.Errorf("tune: the run is in %s, but its report failed: %w", t.Dir, err)
 		}
 	}
 	if !c.Bool("json") {
 		warnInfeasible(c, out.Meta)
 	}
-	if out.Interrupted {
-		fmt.Fprintf(c.App.ErrWriter, "interrupted after generation %d; continue with: ecotune tune ... -o %s --resume\n", out.Meta.Generations, o.Dir)
-	}
 	if c.Bool("json") {
 		enc := json.NewEncoder(c.App.Writer)
 		return enc.Encode(out.Meta)
 	}
-	if _, err := fmt.Fprintln(c.App.Writer, o.Dir); err != nil {
+	if _, err := fmt.Fprintln(c.App.Writer, t.Dir); err != nil {
 		return err
 	}
 	if html != "" {
@@ -150,17 +153,14 @@ func runTune(c *cli.Context) error {
 }
 
 // runWindows is `tune --windows K`: rolling-origin validation.
-func runWindows(ctx context.Context, c *cli.Context, o tuner.Options) error {
-	out, err := tuner.TuneWindows(ctx, o, c.Int("windows"))
-	if o.Progress != nil {
-		o.Progress.Finish()
-	}
+func runWindows(ctx context.Context, c *cli.Context, o tuner.Options, t run.Target) error {
+	out, err := tuner.TuneWindows(ctx, o, t, c.Int("windows"))
 	if err != nil {
 		return err
 	}
 	if !c.Bool("no-report") {
 		for _, w := range out.Summary.PerWindow {
-			dir := filepath.Join(o.Dir, w.Dir)
+			dir := filepath.Join(t.Dir, w.Dir)
 			if _, err := reports.Write(dir, reports.Options{Force: true}); err != nil {
 				return fmt.Errorf("tune: window %d is in %s, but its report failed: %w", w.K, dir, err)
 			}
@@ -171,15 +171,15 @@ func runWindows(ctx context.Context, c *cli.Context, o tuner.Options) error {
 		if out.Generations < 0 {
 			where = fmt.Sprintf("before window %d/%d", out.Window, out.Summary.Windows)
 		}
-		fmt.Fprintf(c.App.ErrWriter, "interrupted %s; continue with: ecotune tune ... --windows %d -o %s --resume\n", where, out.Summary.Windows, o.Dir)
+		fmt.Fprintf(c.App.ErrWriter, "interrupted %s; continue with: ecotune tune ... --windows %d -o %s --resume\n", where, out.Summary.Windows, t.Dir)
 	}
 	if c.Bool("json") {
 		return json.NewEncoder(c.App.Writer).Encode(out.Summary)
 	}
-	if err := out.Summary.WriteText(c.App.Writer); err != nil {
+	if err := reports.WriteWindowsText(c.App.Writer, out.Summary); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(c.App.Writer, o.Dir)
+	_, err = fmt.Fprintln(c.App.Writer, t.Dir)
 	return err
 }
 
@@ -196,55 +196,58 @@ func warnInfeasible(c *cli.Context, m *tuner.RunMeta) {
 	}
 }
 
-// tuneOptions turns the flags into tuner.Options.
-func tuneOptions(c *cli.Context) (tuner.Options, error) {
+// tuneOptions turns the flags into tuner.Options and the run's target.
+func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 	var o tuner.Options
+	var t run.Target
 	switch w := c.Int("windows"); {
 	case w < 0 || w == 1:
-		return o, fmt.Errorf("tune: --windows %d: rolling-origin validation needs at least 2 windows (0 turns it off; one window is the plain --train holdout)", w)
+		return o, t, fmt.Errorf("tune: --windows %d: rolling-origin validation needs at least 2 windows (0 turns it off; one window is the plain --train holdout)", w)
 	case w >= 2 && c.IsSet("train"):
-		return o, fmt.Errorf("tune: --train and --windows %d exclude each other: the windows fix the split (each trains on one of %d equal blocks of jobs and tests on the next)", w, w+1)
+		return o, t, fmt.Errorf("tune: --train and --windows %d exclude each other: the windows fix the split (each trains on one of %d equal blocks of jobs and tests on the next)", w, w+1)
 	}
 	tr, err := loadTrace(c)
 	if err != nil {
-		return o, err
+		return o, t, err
 	}
 	objs, err := tuner.ParseObjectives(c.String("objectives"))
 	if err != nil {
-		return o, err
+		return o, t, err
 	}
 	for _, s := range c.StringSlice("constraint") {
 		k, err := tuner.ParseConstraint(s)
 		if err != nil {
-			return o, err
+			return o, t, err
 		}
 		o.Constraints = append(o.Constraints, k)
 	}
 	for _, s := range c.StringSlice("preset") {
 		p, err := tuner.ParsePreset(s)
 		if err != nil {
-			return o, err
+			return o, t, err
 		}
 		o.Presets = append(o.Presets, p)
 	}
 	if path := c.String("cluster"); path != "" {
 		cl, err := sim.LoadCluster(path)
 		if err != nil {
-			return o, err
+			return o, t, err
 		}
 		o.Cluster = &cl
 	}
 	o.Policy = c.String("policy")
 	o.Trace = tr
-	o.TraceName = traceName(c, tr)
+	t.Provenance.Trace = traceName(c, tr)
 	if path := c.String("trace"); path != "" {
 		abs, err := filepath.Abs(path)
 		if err != nil {
-			return o, fmt.Errorf("tune: trace %s: %w", path, err)
+			return o, t, fmt.Errorf("tune: trace %s: %w", path, err)
 		}
-		o.TraceFile, o.TraceFormat, o.TraceLenient = abs, c.String("format"), c.Bool("lenient")
+		t.Provenance.TraceFile, t.Provenance.TraceFormat, t.Provenance.TraceLenient = abs, c.String("format"), c.Bool("lenient")
 	}
-	o.Train = c.Float64("train")
+	if c.Int("windows") == 0 {
+		o.Split = run.Holdout(c.Float64("train"))
+	}
 	o.Sim = sim.Options{Scheduler: c.String("scheduler")}
 	o.Objectives = objs
 	o.Settings = tuner.Settings{
@@ -256,15 +259,15 @@ func tuneOptions(c *cli.Context) (tuner.Options, error) {
 		Seed:           c.Int64("seed"),
 		Workers:        c.Int("workers"),
 	}
-	o.Dir = c.String("output")
-	if o.Dir == "" {
-		o.Dir = filepath.Join("runs", fmt.Sprintf("%s-%s-seed%d", o.Policy, o.TraceName, o.Settings.Seed))
+	t.Dir = c.String("output")
+	if t.Dir == "" {
+		t.Dir = filepath.Join("runs", fmt.Sprintf("%s-%s-seed%d", o.Policy, t.Provenance.Trace, o.Settings.Seed))
 	}
-	o.Resume, o.Force = c.Bool("resume"), c.Bool("force")
+	t.Resume, t.Force = c.Bool("resume"), c.Bool("force")
 	o.ReactiveIsland = c.Bool("reactive-island")
-	o.Command = os.Args
-	o.Version = version
-	return o, nil
+	t.Provenance.Command = os.Args
+	t.Provenance.Version = version
+	return o, t, nil
 }
 
 // traceName is the trace's short name: the file's base name without

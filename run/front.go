@@ -1,11 +1,9 @@
-package tuner
+package run
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io"
 	"strconv"
 	"strings"
 
@@ -16,31 +14,6 @@ import (
 // ScoreNames are the scores the flat front files carry, per split: every
 // objective of the table, in its order.
 var ScoreNames = objectives.Names()
-
-// writeRun writes front.json, front.csv, front.parquet and run.json into
-// dir, each atomically.
-func writeRun(dir string, meta *RunMeta, f *Front) error {
-	for _, w := range []struct {
-		name string
-		v    any
-	}{{FrontJSON, f}, {RunJSON, meta}} {
-		b, err := json.MarshalIndent(w.v, "", "  ")
-		if err != nil {
-			return fmt.Errorf("tuner: %s: %w", w.name, err)
-		}
-		if err := writeFileAtomic(filepath.Join(dir, w.name), append(b, '\n')); err != nil {
-			return err
-		}
-	}
-	cols, rows, err := FlatFront(f)
-	if err != nil {
-		return err
-	}
-	if err := writeAtomic(filepath.Join(dir, FrontCSV), func(file *os.File) error { return writeCSV(file, cols, rows) }); err != nil {
-		return err
-	}
-	return writeAtomic(filepath.Join(dir, FrontParquet), func(file *os.File) error { return writeParquet(file, cols, rows) })
-}
 
 // Column is one column of the flat front.
 type Column struct {
@@ -74,9 +47,9 @@ func FlatFront(f *Front) ([]Column, [][]any, error) {
 			row = append(row, s.Config.Params[p])
 		}
 		for _, sp := range splits {
-			sc := s.on(sp)
+			sc := s.On(sp)
 			if sc == nil {
-				return nil, nil, fmt.Errorf("tuner: solution %d has no %s scores", i, sp)
+				return nil, nil, fmt.Errorf("run: solution %d has no %s scores", i, sp)
 			}
 			for _, name := range ScoreNames {
 				v, err := sc.Get(name)
@@ -91,7 +64,7 @@ func FlatFront(f *Front) ([]Column, [][]any, error) {
 	return cols, rows, nil
 }
 
-func writeCSV(file *os.File, cols []Column, rows [][]any) error {
+func writeCSV(file io.Writer, cols []Column, rows [][]any) error {
 	w := csv.NewWriter(file)
 	head := make([]string, len(cols))
 	for i, c := range cols {
@@ -120,7 +93,7 @@ func writeCSV(file *os.File, cols []Column, rows [][]any) error {
 	return w.Error()
 }
 
-func writeParquet(file *os.File, cols []Column, rows [][]any) error {
+func writeParquet(file io.Writer, cols []Column, rows [][]any) error {
 	group := parquet.Group{}
 	for _, c := range cols {
 		switch c.Kind {

@@ -1,28 +1,27 @@
-package tuner
+package main
 
 import (
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+
+	"github.com/ecotune/ecotune/tuner"
 )
 
-// Progress is a Recorder that shows a search's progress: on a terminal a
-// bar with the generation, evaluations per second, the hypervolume of the
-// current front and the time left; otherwise one plain line at most every
-// few seconds and at the end.
+// Progress is a tuner.Monitor that shows a search's progress: on a
+// terminal a bar with the generation, evaluations per second, the
+// hypervolume of the current front (the train split's, as Tune gives it)
+// and the time left; otherwise one plain line at most every few seconds
+// and at the end.
 type Progress struct {
-	// Hypervolume scores the current first front (objective vectors in
-	// their own sense); nil leaves it out. Tune sets it to the train
-	// split's normalised hypervolume.
-	Hypervolume func(points [][]float64) float64
-
 	w        io.Writer
 	bar      *progressbar.ProgressBar
 	terminal bool
 	start    time.Time
-	first    Status // the first status seen (a resumed run starts late)
+	first    tuner.Status // the first status seen (a resumed run starts late)
 	seen     bool
 	lastLine time.Time
 }
@@ -36,7 +35,7 @@ func NewProgress(w io.Writer, terminal bool) *Progress {
 }
 
 // Record implements Recorder.
-func (p *Progress) Record(s *Status) error {
+func (p *Progress) Record(s *tuner.Status) error {
 	now := time.Now()
 	if !p.seen {
 		p.seen, p.first, p.start = true, *s, now
@@ -64,7 +63,7 @@ func (p *Progress) Record(s *Status) error {
 }
 
 // line is the description: generation, rate, hypervolume, time left.
-func (p *Progress) line(s *Status, now time.Time) string {
+func (p *Progress) line(s *tuner.Status, now time.Time) string {
 	el := now.Sub(p.start).Seconds()
 	evals := s.Evaluations - p.first.Evaluations
 	gens := s.Generation - p.first.Generation
@@ -72,12 +71,8 @@ func (p *Progress) line(s *Status, now time.Time) string {
 	if el > 0 && evals > 0 {
 		out += fmt.Sprintf(", %.0f/s", float64(evals)/el)
 	}
-	if p.Hypervolume != nil && len(s.Front) > 0 {
-		pts := make([][]float64, len(s.Front))
-		for i, m := range s.Front {
-			pts[i] = m.F
-		}
-		out += fmt.Sprintf(", HV %.4f", p.Hypervolume(pts))
+	if !math.IsNaN(s.Hypervolume) && len(s.Front) > 0 {
+		out += fmt.Sprintf(", HV %.4f", s.Hypervolume)
 	}
 	if gens > 0 {
 		left := time.Duration(el / float64(gens) * float64(s.Generations-s.Generation) * float64(time.Second))
@@ -90,9 +85,16 @@ func (p *Progress) line(s *Status, now time.Time) string {
 	return out
 }
 
-// Finish clears the bar.
-func (p *Progress) Finish() {
+// Done implements tuner.Monitor: it clears the bar; the next Record
+// starts a new one.
+func (p *Progress) Done() {
 	if p.bar != nil {
 		p.bar.Finish()
 	}
+	p.bar, p.seen, p.lastLine = nil, false, time.Time{}
+}
+
+// Note implements tuner.Monitor: a line between searches.
+func (p *Progress) Note(line string) {
+	fmt.Fprint(p.w, line)
 }

@@ -1,0 +1,88 @@
+package slurmtest
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ecotune/ecotune/slurm"
+)
+
+// TestFaultHooks checks what fault tests of other packages rely on: an
+// appended slurm.conf fragment wins over the defaults, a ResumeProgram made
+// to fail leaves the node down~ at ResumeTimeout, and slurmctld can be
+// stopped and started again on its saved state.
+func TestFaultHooks(t *testing.T) {
+	if testing.Short() && os.Getenv("CI") != "true" {
+		t.Skip("-short: no loopback cluster")
+	}
+	c := Start(t, Options{
+		Nodes: 2, SuspendTimeout: 3, ResumeTimeout: 12,
+		ExtraConf:  "SuspendExcNodes=node01\nSuspendTimeout=2\n",
+		FailResume: []string{"node02"},
+	})
+	if len(c.Names) != 2 || c.NodeList != "node[01-02]" {
+		t.Fatalf("names %q, list %q", c.Names, c.NodeList)
+	}
+	conf := c.Run(t, "scontrol", "show", "config")
+	for _, want := range []string{"SuspendExcNodes         = node01", "SuspendTimeout          = 2 sec", "ResumeTimeout           = 12 sec",
+		"SuspendProgram          = " + c.SuspendProgram, "ResumeProgram           = " + c.ResumeProgram} {
+		if !strings.Contains(conf, want) {
+			t.Errorf("scontrol show config lacks %q", want)
+		}
+	}
+
+	client := c.Client()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if err := client.PowerDown(ctx, []string{"node02"}, false); err != nil {
+		t.Fatal(err)
+	}
+	c.WaitNodeClass(t, 60*time.Second, slurm.PowerOff, "node02")
+	if err := client.PowerUp(ctx, []string{"node02"}); err != nil {
+		t.Fatal(err)
+	}
+	nodes := c.WaitNodeClass(t, 60*time.Second, slurm.PowerUnavailable, "node02")
+	for _, n := range nodes {
+		if n.Name == "node02" && (n.State.Base != slurm.BaseDown || !n.State.Flags.Has(slurm.FlagPoweredDown|slurm.FlagNotResponding)) {
+			t.Errorf("node02 after a failed resume: %v, want DOWN+NOT_RESPONDING+POWERED_DOWN (down~)", n.State)
+		}
+	}
+	ev := c.PowerLog(t)
+	if len(ev) != 3 || ev[0].Verb != "suspend" || ev[1].Verb != "resume" || ev[2].Verb != "resume-failed" || ev[2].Nodes[0] != "node02" {
+		t.Errorf("power log %+v, want suspend, resume, resume-failed of node02", ev)
+	}
+
+	// With slurmctld stopped, sinfo --json exits 0 and reports the error in
+	// its JSON; Nodes returns it as an error either way.
+	c.StopController(t)
+	if _, err := c.Client().Nodes(ctx); err == nil {
+		t.Errorf("Nodes with slurmctld stopped: no error")
+	}
+	// Restarted, slurmctld knows its nodes from the saved state; node01 is
+	// UNKNOWN until its slurmd registers again.
+	c.StartController(t)
+	nodes = c.WaitNodeClass(t, 60*time.Second, slurm.PowerIdle, "node01")
+	if len(nodes) != 2 || nodes[1].Power() != slurm.PowerUnavailable || nodes[1].Reason != "ResumeTimeout reached" {
+		t.Errorf("after the restart: %+v", nodes)
+	}
+}
+
+func TestReservePorts(t *testing.T) {
+	a, relA, err := reservePorts(5, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer relA()
+	// While a holds its lock, the same candidate is passed over.
+	b, relB, err := reservePorts(5, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer relB()
+	if a == b || a < 20000 || b+5 > 32000 {
+		t.Errorf("ranges %d and %d", a, b)
+	}
+}

@@ -1,0 +1,152 @@
+package run
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/ecotune/ecotune/internal/atomicfile"
+)
+
+// Files of a run directory.
+const (
+	ManifestFile    = "run.json"
+	FrontJSON       = "front.json"
+	FrontParquet    = "front.parquet"
+	FrontCSV        = "front.csv"
+	CheckpointJSON  = "checkpoint.json"
+	CheckpointCache = "checkpoint.cache"
+	ReportDir       = "report"
+)
+
+// Dir is a run directory's path, with the paths of its files.
+type Dir string
+
+// Path is the path of name inside d.
+func (d Dir) Path(name string) string { return filepath.Join(string(d), name) }
+
+// Manifest is the path of run.json.
+func (d Dir) Manifest() string { return d.Path(ManifestFile) }
+
+// Front is the path of front.json.
+func (d Dir) Front() string { return d.Path(FrontJSON) }
+
+// Checkpoint is the path of checkpoint.json.
+func (d Dir) Checkpoint() string { return d.Path(CheckpointJSON) }
+
+// Cache is the path of checkpoint.cache.
+func (d Dir) Cache() string { return d.Path(CheckpointCache) }
+
+// Report is the path of the report directory.
+func (d Dir) Report() string { return d.Path(ReportDir) }
+
+// Target is where and how a run is written: its directory, whether to
+// continue its checkpoint or overwrite it, and its provenance (run.json).
+type Target struct {
+	Dir        string
+	Resume     bool // continue from Dir's checkpoint
+	Force      bool // write into a non-empty Dir
+	Provenance Provenance
+}
+
+// Prepare makes t.Dir ready for a run: it creates it, or refuses a
+// non-empty one unless resuming or forced; resuming needs it to exist. It
+// removes the temporary files a killed run left there.
+func (t Target) Prepare() error {
+	dir := t.Dir
+	if dir == "" {
+		return errors.New("run: no run directory")
+	}
+	entries, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if t.Resume {
+			return fmt.Errorf("run: --resume: %s does not exist", dir)
+		}
+		if err := os.MkdirAll(dir, 0o777); err != nil {
+			return fmt.Errorf("run: %w", err)
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("run: %w", err)
+	case len(entries) > 0 && !t.Resume && !t.Force:
+		return fmt.Errorf("run: %s is not empty (use --force to overwrite or --resume to continue)", dir)
+	}
+	if _, err := atomicfile.RemoveStale(dir); err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	return nil
+}
+
+// Load reads a run directory's run.json and front.json.
+func Load(dir string) (*Manifest, *Front, error) {
+	m, err := LoadManifest(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var f Front
+	if err := ReadJSON(Dir(dir).Front(), &f); err != nil {
+		return nil, nil, err
+	}
+	return m, &f, nil
+}
+
+// LoadManifest reads a run directory's run.json (also as the code before
+// the typed split wrote it).
+func LoadManifest(dir string) (*Manifest, error) {
+	var m Manifest
+	if err := ReadJSON(Dir(dir).Manifest(), &m); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// ReadJSON reads the JSON file path into v.
+func ReadJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("run: %s: %w", path, err)
+	}
+	return nil
+}
+
+// WriteJSON writes v as indented JSON (and a newline) to path,
+// atomically.
+func WriteJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("run: %s: %w", filepath.Base(path), err)
+	}
+	if err := atomicfile.WriteFile(path, append(b, '\n'), atomicfile.Options{}); err != nil {
+		return fmt.Errorf("run: writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// Save writes front.json, front.csv, front.parquet and run.json into dir,
+// each atomically (a symbolic link planted at one is replaced, never
+// followed), run.json last.
+func Save(dir string, m *Manifest, f *Front) error {
+	d := Dir(dir)
+	if err := WriteJSON(d.Front(), f); err != nil {
+		return err
+	}
+	cols, rows, err := FlatFront(f)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.Write(d.Path(FrontCSV), atomicfile.Options{}, func(w io.Writer) error { return writeCSV(w, cols, rows) }); err != nil {
+		return fmt.Errorf("run: writing %s: %w", d.Path(FrontCSV), err)
+	}
+	if err := atomicfile.Write(d.Path(FrontParquet), atomicfile.Options{}, func(w io.Writer) error { return writeParquet(w, cols, rows) }); err != nil {
+		return fmt.Errorf("run: writing %s: %w", d.Path(FrontParquet), err)
+	}
+	return WriteJSON(d.Manifest(), m)
+}

@@ -1,0 +1,5 @@
+// Package run owns the run directory contract: the typed manifest
+// (run.json), the split spec, the fronts, the checkpoint's fingerprint and
+// the files' paths, read and written atomically; tuner writes run
+// directories, reports and the tools above it read them.
+package run

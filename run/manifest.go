@@ -1,0 +1,133 @@
+package run
+
+import (
+	"encoding/json"
+
+	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/policy"
+)
+
+// Objective is one objective of a search: a score name and its sense.
+type Objective struct {
+	Name     string `json:"name"`
+	Maximize bool   `json:"maximize"`
+}
+
+// Solution is one member of a front.
+type Solution struct {
+	Config  policy.Config      `json:"config"`
+	Train   objectives.Scores  `json:"train"`
+	Test    *objectives.Scores `json:"test,omitempty"` // nil when there is no test split
+	Rank    int                `json:"rank"`           // non-domination rank on train (0 = front)
+	Presets []string           `json:"presets,omitempty"`
+}
+
+// On returns the solution's scores on a split ("train" or "test"), nil if
+// it has none.
+func (s Solution) On(split string) *objectives.Scores {
+	if split == "train" {
+		return &s.Train
+	}
+	return s.Test
+}
+
+// Front is the result of a search, as stored in RUN_DIR/front.json (full
+// fidelity) and RUN_DIR/front.{parquet,csv} (flat).
+type Front struct {
+	Policy     string      `json:"policy"`
+	ParamNames []string    `json:"param_names"`
+	Objectives []Objective `json:"objectives"`
+	Solutions  []Solution  `json:"solutions"`
+}
+
+// Reference is a fixed policy evaluated on the same splits (always-on,
+// the oracle, untuned baselines).
+type Reference struct {
+	Config policy.Config      `json:"config"`
+	Train  objectives.Scores  `json:"train"`
+	Test   *objectives.Scores `json:"test,omitempty"`
+}
+
+// On returns the reference's scores on a split, nil if it has none.
+func (r Reference) On(split string) *objectives.Scores {
+	if split == "train" {
+		return &r.Train
+	}
+	return r.Test
+}
+
+// PresetChoice is how an administrator preference was resolved on a front.
+type PresetChoice struct {
+	Name     string  `json:"name"`     // qos0, qos0.1, qos0.5, knee, ...
+	Bound    float64 `json:"bound"`    // as given
+	Relative bool    `json:"relative"` // bound is added to always-on's qos_p90
+	Resolved float64 `json:"resolved"` // absolute bound used
+	Feasible bool    `json:"feasible"`
+	Row      int     `json:"row"` // index in Front.Solutions (least violating when infeasible)
+}
+
+// Normalizer is the hypervolume box of one split: raw objective values
+// map to (v − Best)/Span, sign-flipped for maximised objectives
+// (tuner.Normalizer computes with it).
+type Normalizer struct {
+	Objectives []Objective `json:"objectives"`
+	Best       []float64   `json:"best"` // raw value mapped to 0
+	Span       []float64   `json:"span"` // raw distance mapped to 1
+}
+
+// Provenance says where a run's trace came from and what started the run:
+// what the tool above the tuner (the command line, a web server) knows and
+// the search does not need.
+type Provenance struct {
+	Trace string // the trace's short name, as the user named it
+	// TraceFile is the file the trace was read from (absolute; empty for
+	// the embedded trace), TraceFormat and TraceLenient how it was read:
+	// what reports need to read it again.
+	TraceFile    string
+	TraceFormat  string
+	TraceLenient bool
+	Command      []string
+	Version      string
+}
+
+// Manifest is RUN_DIR/run.json.
+type Manifest struct {
+	Command     []string `json:"command"`
+	Version     string   `json:"version"`
+	Seed        int64    `json:"seed"`
+	Policy      string   `json:"policy"`
+	Trace       string   `json:"trace"`
+	TraceSHA256 string   `json:"trace_sha256"`
+	// TraceFile is the file the trace was read from (absolute; empty for
+	// the embedded trace), TraceFormat and TraceLenient how it was read:
+	// what reports need to read it again.
+	TraceFile    string `json:"trace_file,omitempty"`
+	TraceFormat  string `json:"trace_format,omitempty"`
+	TraceLenient bool   `json:"trace_lenient,omitempty"`
+	Split        Split  `json:"split"` // on disk as text, e.g. "chronological jobs 0.7"
+	// Cluster is the sim.Cluster the run simulated, as JSON: this package
+	// sits below sim (DESIGN.md), tuner.ClusterOf decodes it.
+	Cluster     json.RawMessage      `json:"cluster"`
+	Scheduler   string               `json:"scheduler"`
+	Evaluations int                  `json:"evaluations"`
+	WallSeconds float64              `json:"wall_seconds"`
+	Generations int                  `json:"generations"`
+	Hypervolume map[string]float64   `json:"hypervolume"` // "train", "test"
+	References  map[string]Reference `json:"references"`  // "always-on", "oracle", ...
+	Presets     []PresetChoice       `json:"presets"`
+
+	Objectives  []Objective           `json:"objectives,omitempty"`
+	Constraints []string              `json:"constraints,omitempty"` // as given, e.g. "qos_p90<=always_on+0.1"
+	Population  int                   `json:"population,omitempty"`  // per island
+	Islands     int                   `json:"islands,omitempty"`
+	TrainJobs   int                   `json:"train_jobs,omitempty"`
+	TestJobs    int                   `json:"test_jobs,omitempty"`
+	Interrupted bool                  `json:"interrupted,omitempty"` // stopped before the last generation; --resume continues
+	Normalizers map[string]Normalizer `json:"normalizers,omitempty"` // hypervolume box per split ("train", "test")
+}
+
+// SetProvenance copies p into m.
+func (m *Manifest) SetProvenance(p Provenance) {
+	m.Trace, m.TraceFile, m.TraceFormat, m.TraceLenient = p.Trace, p.TraceFile, p.TraceFormat, p.TraceLenient
+	m.Command, m.Version = p.Command, p.Version
+}

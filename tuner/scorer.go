@@ -1,0 +1,188 @@
+package tuner
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+
+	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/sim"
+)
+
+// Scorer replays policy configurations on traces and scores them: the one
+// scoring service of the module (the search's evaluations, the reference
+// policies, the front's re-evaluation on train and test, `ecotune
+// compare` and `simulate`). It runs one pool of workers, each with its own
+// simulator per trace, so one config can be scored on several traces or
+// windows (robust evaluation) in one call. Results come back in task
+// order and do not depend on the number of workers or on GOMAXPROCS.
+// A Scorer is safe for concurrent use; Close stops its workers. Each
+// worker keeps the simulator of every trace it has replayed (keyed by the
+// *datasets.Trace, which must not change afterwards) until Close.
+type Scorer struct {
+	cluster sim.Cluster
+	opt     sim.Options
+	pool    *workers
+	reps    []*replayer
+}
+
+// ScoreTask is one replay: a config on a trace.
+type ScoreTask struct {
+	Trace  *datasets.Trace
+	Config policy.Config
+}
+
+// NewScorer makes a scorer for cluster c and simulator options opt with
+// workers goroutines (0: GOMAXPROCS).
+func NewScorer(c sim.Cluster, opt sim.Options, workers int) *Scorer {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	s := &Scorer{cluster: c, opt: opt, pool: newWorkers(workers), reps: make([]*replayer, workers)}
+	for i := range s.reps {
+		s.reps[i] = newReplayer(c, opt)
+	}
+	return s
+}
+
+// Workers is the number of workers.
+func (s *Scorer) Workers() int { return s.pool.n }
+
+// Close stops the workers.
+func (s *Scorer) Close() { s.pool.close() }
+
+// Replay runs every task and hands each result to keep(i, result) on the
+// worker that ran it; result is reused afterwards, so keep copies what it
+// needs. Cancelling ctx stops handing out tasks (the begun ones finish)
+// and returns ctx's error. The errors of failed tasks are joined, each
+// naming its config.
+func (s *Scorer) Replay(ctx context.Context, tasks []ScoreTask, keep func(i int, r *sim.Result) error) error {
+	return s.replay(ctx, tasks, func(_, i int, r *sim.Result) error { return keep(i, r) })
+}
+
+// replay is Replay with the worker's index.
+func (s *Scorer) replay(ctx context.Context, tasks []ScoreTask, keep func(w, i int, r *sim.Result) error) error {
+	errs := make([]error, len(tasks))
+	_, err := s.pool.run(ctx, len(tasks), func(w, i int) {
+		t := tasks[i]
+		p, err := policy.New(t.Config)
+		if err == nil {
+			var r *sim.Result
+			if r, err = s.reps[w].replay(t.Trace, p); err == nil {
+				err = keep(w, i, r)
+			}
+		}
+		if err != nil {
+			errs[i] = fmt.Errorf("tuner: %s: %w", t.Config.Name, err)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// Score replays every task and returns the scores in task order.
+func (s *Scorer) Score(ctx context.Context, tasks []ScoreTask) ([]objectives.Scores, error) {
+	out := make([]objectives.Scores, len(tasks))
+	err := s.replay(ctx, tasks, func(w, i int, r *sim.Result) error {
+		out[i] = s.reps[w].scorer.Compute(r)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ScoreConfigs scores every config on tr, in config order.
+func (s *Scorer) ScoreConfigs(ctx context.Context, tr *datasets.Trace, configs []policy.Config) ([]objectives.Scores, error) {
+	tasks := make([]ScoreTask, len(configs))
+	for i, c := range configs {
+		tasks[i] = ScoreTask{Trace: tr, Config: c}
+	}
+	return s.Score(ctx, tasks)
+}
+
+// ScoreOn scores every config on every trace (windows of one trace, or
+// traces of several clusters' days): out[i][k] is config i on traces[k].
+func (s *Scorer) ScoreOn(ctx context.Context, traces []*datasets.Trace, configs []policy.Config) ([][]objectives.Scores, error) {
+	tasks := make([]ScoreTask, 0, len(traces)*len(configs))
+	for _, c := range configs {
+		for _, tr := range traces {
+			tasks = append(tasks, ScoreTask{Trace: tr, Config: c})
+		}
+	}
+	flat, err := s.Score(ctx, tasks)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]objectives.Scores, len(configs))
+	for i := range out {
+		out[i] = flat[i*len(traces) : (i+1)*len(traces)]
+	}
+	return out, nil
+}
+
+// replayer is one worker's scoring state: a simulator per trace, a
+// result and a score buffer reused across replays. The search's
+// evaluators (PolicyProblem) and the Scorer's workers both replay through
+// it.
+type replayer struct {
+	cluster sim.Cluster
+	opt     sim.Options
+	sims    map[*datasets.Trace]*sim.Simulator
+	res     sim.Result
+	scorer  objectives.Scorer
+}
+
+func newReplayer(c sim.Cluster, opt sim.Options) *replayer {
+	return &replayer{cluster: c, opt: opt, sims: map[*datasets.Trace]*sim.Simulator{}}
+}
+
+// replay runs p on tr; the result is the replayer's, reused by the next
+// replay.
+func (r *replayer) replay(tr *datasets.Trace, p policy.Policy) (*sim.Result, error) {
+	s, err := r.simulator(tr)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.RunInto(p, &r.res); err != nil {
+		return nil, err
+	}
+	return &r.res, nil
+}
+
+// simulator is the replayer's simulator of tr, made at the first use.
+func (r *replayer) simulator(tr *datasets.Trace) (*sim.Simulator, error) {
+	if s, ok := r.sims[tr]; ok {
+		return s, nil
+	}
+	s, err := sim.New(tr, r.cluster, r.opt)
+	if err != nil {
+		return nil, err
+	}
+	r.sims[tr] = s
+	return s, nil
+}
+
+// score replays p on tr and scores the run.
+func (r *replayer) score(tr *datasets.Trace, p policy.Policy) (objectives.Scores, error) {
+	res, err := r.replay(tr, p)
+	if err != nil {
+		return objectives.Scores{}, err
+	}
+	sc := r.scorer.Compute(res)
+	if math.IsNaN(sc.QoSP90) {
+		return sc, fmt.Errorf("qos_p90 is NaN")
+	}
+	return sc, nil
+}

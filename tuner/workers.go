@@ -1,0 +1,70 @@
+package tuner
+
+import (
+	"context"
+	"sync"
+)
+
+// workers is the tuner's one worker pool: n goroutines, each with an index
+// its tasks use to reach per-worker state (a simulator, an evaluator).
+// The Scorer and the search's candidate pool both run on it.
+type workers struct {
+	n     int
+	tasks chan func(w int)
+	wg    sync.WaitGroup
+	once  sync.Once
+}
+
+func newWorkers(n int) *workers {
+	ws := &workers{n: n, tasks: make(chan func(int))}
+	for w := range n {
+		ws.wg.Add(1)
+		go func() {
+			defer ws.wg.Done()
+			for t := range ws.tasks {
+				t(w)
+			}
+		}()
+	}
+	return ws
+}
+
+// run calls fn(w, i) for i = 0 … n−1 on the workers and waits for them.
+// Once ctx is cancelled it hands out no more tasks: the tasks begun
+// finish, and run returns ctx's error with the number of tasks begun (a
+// prefix of 0 … n−1).
+func (ws *workers) run(ctx context.Context, n int, fn func(w, i int)) (int, error) {
+	var wg sync.WaitGroup
+	begun := 0
+	var err error
+	for i := range n {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		wg.Add(1)
+		t := func(w int) {
+			defer wg.Done()
+			fn(w, i)
+		}
+		select {
+		case ws.tasks <- t:
+			begun++
+		case <-ctx.Done():
+			wg.Done()
+			err = ctx.Err()
+		}
+		if err != nil {
+			break
+		}
+	}
+	wg.Wait()
+	return begun, err
+}
+
+// close stops the workers.
+func (ws *workers) close() {
+	ws.once.Do(func() {
+		close(ws.tasks)
+		ws.wg.Wait()
+	})
+}
