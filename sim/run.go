@@ -287,6 +287,9 @@ func (s *Simulator) RunInto(p policy.Policy, r *Result) error {
 	if s.opt.Timeline {
 		r.Timeline = &Timeline{NodeNames: append([]string(nil), s.names...)}
 	}
+	if s.opt.JobNodes {
+		s.preparePlacements(r)
+	}
 	if err := s.replay(p, r); err != nil {
 		return fmt.Errorf("sim: policy %s: %w", p.Name(), err)
 	}

@@ -408,6 +408,9 @@ func (s *Simulator) start(qi int) {
 	if st.res.Timeline != nil {
 		s.logTaken(al)
 	}
+	if st.res.Placements != nil {
+		s.place(j, al)
+	}
 	st.avail -= int(info.slots)
 	run := s.scaledRun(info.run, al.nodes)
 	s.addSlotSeconds(al, info.slots, run)
