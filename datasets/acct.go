@@ -44,7 +44,15 @@ type acctLines struct {
 }
 
 func acctNewLines(r io.Reader) *acctLines {
-	return &acctLines{br: bufio.NewReaderSize(r, acctBufSize)}
+	size := acctBufSize
+	if l, ok := r.(interface{ Len() int }); ok {
+		// An input in memory (bytes.Reader, strings.Reader) smaller than
+		// the buffer needs no more than itself: reading many small ones
+		// (the tests, the fuzz targets) then allocates kilobytes, not a
+		// megabyte, each.
+		size = min(size, max(l.Len()+1, 4096))
+	}
+	return &acctLines{br: bufio.NewReaderSize(r, size)}
 }
 
 // next returns the next line without its "\n" or "\r\n", or io.EOF.
@@ -424,6 +432,9 @@ func acctNewLineReader(r io.Reader, format, file string, opt ReadOptions) acctLi
 }
 
 func (a *acctLineReader) Meta() Meta { return a.meta }
+
+// recordLine is the line of the record last read (one line a record).
+func (a *acctLineReader) recordLine() int { return a.lines.line }
 
 // nextLine returns the next line that is neither blank nor a comment, as
 // read (not trimmed). At the end it returns io.EOF, on a read error the

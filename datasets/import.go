@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -33,24 +34,41 @@ const DefaultRunJobs = 1 << 18
 // opt.RunJobs whatever the logs' length. The output is written atomically;
 // on any error (a strict-mode ParseError included) no output is left.
 func Import(paths []string, out string, opt ImportOptions) (Meta, error) {
+	return ImportContext(context.Background(), paths, out, opt)
+}
+
+// ImportContext is Import stopped by ctx: once ctx is done it stops within
+// a few thousand jobs, removes its temporary files (see tempfiles.go) and
+// returns ctx's error, leaving no output. It first removes the stale
+// temporary files that earlier imports killed outright left.
+func ImportContext(ctx context.Context, paths []string, out string, opt ImportOptions) (Meta, error) {
 	if err := checkOutput(out, opt.Force); err != nil {
 		return Meta{}, err
 	}
 	dir := opt.TempDir
 	if dir == "" {
 		dir = filepath.Dir(out)
+	} else {
+		removeStaleTemps(dir, "")
 	}
+	removeStaleTemps(filepath.Dir(out), filepath.Base(out))
 	runs := newRunSorter(opt.RunJobs, dir)
 	defer runs.cleanup()
-	add := runs.add
-	if opt.Anonymize != nil { // before the runs are spilled to disk
-		add = func(j Job) error {
-			opt.Anonymize.Job(&j)
-			return runs.add(j)
+	cancel := canceller{ctx: ctx}
+	add := func(j Job) error {
+		if err := cancel.err(); err != nil {
+			return err
 		}
+		if opt.Anonymize != nil { // before the runs are spilled to disk
+			opt.Anonymize.Job(&j)
+		}
+		return runs.add(j)
 	}
 	metas := make([]Meta, 0, len(paths))
 	for _, path := range paths {
+		if err := ctx.Err(); err != nil {
+			return Meta{}, err
+		}
 		m, err := readLogFile(path, opt.ReadOptions, add)
 		if err != nil {
 			return Meta{}, err
@@ -71,6 +89,9 @@ func Import(paths []string, out string, opt ImportOptions) (Meta, error) {
 	v := newValidator(meta.Procs)
 	sink := newJobSink(newParquetJobWriter(file, &parquet.Zstd, parquetRowGroup))
 	err = runs.each(func(j Job) error {
+		if err := cancel.err(); err != nil {
+			return err
+		}
 		if !v.keep(&j) {
 			return nil
 		}

@@ -78,6 +78,8 @@ type oarReader struct {
 	inMap  bool // "jobs" is an object (keys are ids), not an array
 	closed bool // top-level object finished
 	err    error
+
+	jobLine int // line where the job last returned starts
 }
 
 func newOARReader(r io.Reader, file string, opt ReadOptions) (Reader, error) {
@@ -181,8 +183,11 @@ func (r *oarReader) advance() (Job, bool, error) {
 		}
 		return Job{}, false, r.syntaxErr(err)
 	}
+	r.jobLine = line
 	return r.job(key, &j, line)
 }
+
+func (r *oarReader) recordLine() int { return r.jobLine }
 
 // topLevel reads one member of the top-level object.
 func (r *oarReader) topLevel() error {

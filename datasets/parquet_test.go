@@ -24,9 +24,9 @@ func roundTripTrace() *Trace {
 		},
 		Jobs: []Job{
 			{ID: 1, Submit: 0, Wait: Unknown, Run: 0, Procs: 1, ReqProcs: Unknown, ReqTime: Unknown, Status: Unknown},
-			{ID: 2, Submit: 1 << 40, Wait: 17, Run: 3600, Procs: 64, ReqProcs: 64, ReqTime: 7200, Status: 5,
+			{ID: 2, Submit: MaxTime, Wait: 17, Run: 3600, Procs: 64, ReqProcs: 64, ReqTime: 7200, Status: 5,
 				User: "alice", Group: "physics", Queue: "batch", Partition: "gpu|large\n"},
-			{ID: -3, Submit: 1 << 40, Wait: 0, Run: 1, Procs: 2, ReqProcs: 4, ReqTime: 1, Status: 0, User: "алиса"},
+			{ID: -3, Submit: MaxTime, Wait: 0, Run: 1, Procs: 2, ReqProcs: 4, ReqTime: 1, Status: 0, User: "алиса"},
 		},
 	}
 }

@@ -95,12 +95,17 @@ func readLog(r io.Reader, file string, opt ReadOptions, emit func(Job) error) (M
 	}
 	format, err := chooseFormat(opt.Format, head)
 	if err != nil {
+		if opt.Format == "" {
+			return Meta{}, unknownFormatError(file, head)
+		}
 		return Meta{}, fmt.Errorf("%s: %w", file, err)
 	}
 	rd, err := format.NewReader(buf, file, opt)
 	if err != nil {
 		return Meta{}, fmt.Errorf("%s: %w", file, err)
 	}
+	liner, _ := rd.(recordLiner)
+	beyond := map[string]int64{} // lenient: jobs beyond the limits, by field
 	for {
 		j, err := rd.Next()
 		if err == io.EOF {
@@ -108,6 +113,18 @@ func readLog(r io.Reader, file string, opt ReadOptions, emit func(Job) error) (M
 		}
 		if err != nil {
 			return Meta{}, err
+		}
+		if k, v, err := checkLimits(&j); k >= 0 {
+			line := 0
+			if liner != nil {
+				line = liner.recordLine()
+			}
+			perr := limitError(format.Name, file, line, k, v, err)
+			if !opt.Lenient {
+				return Meta{}, perr
+			}
+			beyond[acctReason(perr)]++
+			continue
 		}
 		if err := emit(j); err != nil {
 			return Meta{}, err
@@ -117,12 +134,29 @@ func readLog(r io.Reader, file string, opt ReadOptions, emit func(Job) error) (M
 		return Meta{}, fmt.Errorf("%s: %w", file, err)
 	}
 	m := rd.Meta()
+	if err := CheckMachine(int64(m.Nodes), int64(m.Procs)); err != nil {
+		if !opt.Lenient {
+			return Meta{}, fmt.Errorf("%s: machine size in the header: %w", file, err)
+		}
+		m.Nodes, m.Procs, m.ProcsPerNode = Unknown, Unknown, Unknown // taken from the jobs
+		beyond["unreadable_machine_size"]++
+	}
+	if len(beyond) > 0 {
+		m.Skipped = addCounts(addCounts(nil, m.Skipped), beyond)
+	}
 	if m.Format == "" {
 		m.Format = format.Name
 	}
 	m.Name = traceName(file)
 	m.Sources = []Source{{Path: file, SHA256: hex.EncodeToString(hash.Sum(nil))}}
 	return m, nil
+}
+
+// recordLiner is implemented by the readers that know the line where the
+// record of the job Next returned last starts, for the errors of the
+// limits (see limits.go) that readLog checks on every job.
+type recordLiner interface {
+	recordLine() int
 }
 
 // decompressed returns r itself, or a gzip reader over it when it starts

@@ -46,7 +46,7 @@ func (s *runSorter) add(j Job) error {
 // spill writes the buffer, sorted, as the next run.
 func (s *runSorter) spill() error {
 	if s.tmp == "" {
-		tmp, err := os.MkdirTemp(s.dir, ".ecotune-runs-*")
+		tmp, err := os.MkdirTemp(s.dir, runsDirPattern())
 		if err != nil {
 			return fmt.Errorf("import: %w", err)
 		}

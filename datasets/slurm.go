@@ -183,6 +183,7 @@ type slurmReader struct {
 	recent  slurmRecent // runs emitted lately, for "duplicate"
 
 	out      Job // job being repeated for array ranges
+	outLine  int // line where out's record starts
 	outCount int64
 	intern   acctInterner
 	layout   layoutObserver
@@ -228,6 +229,8 @@ func (r *slurmReader) Meta() Meta {
 	r.layout.fill(&m)
 	return m
 }
+
+func (r *slurmReader) recordLine() int { return r.outLine }
 
 func (r *slurmReader) Next() (Job, error) {
 	for {
@@ -531,6 +534,9 @@ func (r *slurmReader) parseAlloc(a *slurmAlloc, idText []byte, id int64) error {
 	if a.job.Submit == Unknown {
 		return r.fieldErr(c.submit, fmt.Errorf("no submit time: %w", ErrSyntax))
 	}
+	if err := r.checkCounts(); err != nil {
+		return err
+	}
 	if a.elapsed, err = r.duration(c.elapsed); err != nil {
 		return err
 	}
@@ -616,7 +622,7 @@ func (r *slurmReader) emit() {
 	if p.start != Unknown && p.end != Unknown && p.end >= p.start {
 		j.Run = p.end - p.start
 	}
-	r.out, r.outCount = j, p.tasks
+	r.out, r.outCount, r.outLine = j, p.tasks, p.line
 	r.layout.observeList(p.nodeList, j.ID, int64(j.Procs), p.start, p.end)
 }
 
@@ -625,6 +631,9 @@ func (r *slurmReader) time(i int) (int64, error) {
 	t, ok := slurmTimeValue(b)
 	if !ok {
 		return 0, r.fieldErr(i, ErrSyntax)
+	}
+	if t > MaxTime {
+		return 0, r.fieldErr(i, fmt.Errorf("%w: beyond MaxTime (2200-01-01 00:00 UTC)", ErrRange))
 	}
 	return t, nil
 }
@@ -640,6 +649,21 @@ func (r *slurmReader) duration(i int) (int64, error) {
 		return 0, r.fieldErr(i, ErrSyntax)
 	}
 	return d, nil
+}
+
+// checkCounts refuses a negative number in any count column of the
+// record (NNodes, ReqNodes, AllocNodes, UID, ...), even one the reader
+// does not use: sacct never writes one, so the record is damaged.
+func (r *slurmReader) checkCounts() error {
+	for i, k := range r.kinds {
+		if k != slurmCount {
+			continue
+		}
+		if b := r.field(i); len(b) > 0 && b[0] == '-' {
+			return r.fieldErr(i, fmt.Errorf("negative count: %w", ErrSyntax))
+		}
+	}
+	return nil
 }
 
 func (r *slurmReader) count(i int) (int32, error) {

@@ -193,6 +193,9 @@ func (r *swfReader) next() (Job, error) {
 		}
 		if line[s] == ';' {
 			r.hdr.parseComment(string(line[s+1:]))
+			if perr := r.checkHeader(); perr != nil && !r.lenient {
+				return Job{}, perr
+			}
 			continue
 		}
 		job, perr := r.parseJob(line)
@@ -205,6 +208,39 @@ func (r *swfReader) next() (Job, error) {
 		}
 		return job, nil
 	}
+}
+
+// checkHeader checks the header values that size what a trace needs
+// against the limits (limits.go): MaxNodes, MaxProcs, UnixStartTime and
+// TimeZone. A value beyond them is an error naming the header line and
+// key; in lenient mode the value is dropped (Unknown) and counted as
+// "unreadable_<key>".
+func (r *swfReader) checkHeader() *ParseError {
+	h := &r.hdr
+	for _, f := range [...]struct {
+		key    string
+		v      *int64
+		ok     bool
+		reason string
+	}{
+		{"MaxNodes", &h.maxNodes, h.maxNodes <= MaxNodes, fmt.Sprintf("more than MaxNodes (%d)", MaxNodes)},
+		{"MaxProcs", &h.maxProcs, h.maxProcs <= MaxProcs, fmt.Sprintf("more than MaxProcs (%d)", MaxProcs)},
+		{"UnixStartTime", &h.unixStart, h.unixStart <= MaxTime, "beyond MaxTime (2200-01-01 00:00 UTC)"},
+		{"TimeZone", &h.timeZone, h.timeZone >= -86400 && h.timeZone <= 86400, "more than a day from UTC"},
+	} {
+		if f.ok {
+			continue
+		}
+		perr := r.fieldError(f.key, strconv.FormatInt(*f.v, 10), fmt.Errorf("%w: %s", ErrRange, f.reason))
+		if f.key == "TimeZone" {
+			*f.v, h.hasTimeZone = 0, false
+		} else {
+			*f.v = Unknown
+		}
+		r.skipped["unreadable_"+f.key]++
+		return perr
+	}
+	return nil
 }
 
 // swfSkipReason is the Meta.Skipped key of a record skipped in lenient
@@ -260,6 +296,8 @@ func (r *swfReader) parseJob(line []byte) (Job, *ParseError) {
 	}, nil
 }
 
+func (r *swfReader) recordLine() int { return r.line }
+
 func (r *swfReader) fieldError(field, value string, err error) *ParseError {
 	if len(value) > 40 {
 		value = value[:40] + "…"
@@ -273,7 +311,7 @@ func (r *swfReader) submit(rel int64) int64 {
 	switch {
 	case rel < 0:
 		return Unknown
-	case r.hdr.unixStart == Unknown:
+	case r.hdr.unixStart == Unknown || rel > MaxTime: // beyond MaxTime, refused as is
 		return rel
 	default:
 		return r.hdr.unixStart + rel

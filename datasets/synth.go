@@ -2,10 +2,12 @@ package datasets
 
 import (
 	"compress/gzip"
+	"context"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
@@ -103,11 +105,11 @@ type Synth struct {
 // NewSynth returns a generator of opt.Jobs jobs for a machine of opt.Nodes
 // nodes, starting at Unix time 0 (a midnight).
 func NewSynth(opt SynthOptions) (*Synth, error) {
-	if opt.Jobs < 0 {
-		return nil, fmt.Errorf("synth: %d jobs", opt.Jobs)
+	if opt.Jobs < 0 || opt.Jobs > MaxJobs {
+		return nil, fmt.Errorf("synth: %d jobs: want 0..%d (MaxJobs)", opt.Jobs, MaxJobs)
 	}
-	if opt.Nodes < 1 || opt.Nodes > math.MaxInt32 {
-		return nil, fmt.Errorf("synth: %d nodes, want at least 1", opt.Nodes)
+	if opt.Nodes < 1 || opt.Nodes > MaxNodes {
+		return nil, fmt.Errorf("synth: %d nodes: want 1..%d (MaxNodes)", opt.Nodes, MaxNodes)
 	}
 	s := &Synth{opt: opt, rng: rand.New(rand.NewPCG(opt.Seed, 0x6c75626c696e3939)), maxN: int32(opt.Nodes)}
 	shift := math.Log2(float64(opt.Nodes)) - lublinRefLog2Nodes
@@ -234,6 +236,9 @@ func (s *Synth) Next() (Job, error) {
 			t = u
 		}
 	}
+	if t.next > float64(MaxTime) {
+		return Job{}, fmt.Errorf("synth: job %d would be submitted %.0f s after the start, beyond MaxTime (%d s): ask for fewer jobs", s.n+1, t.next, MaxTime)
+	}
 	submit := int64(t.next)
 	t.advance(s.rng)
 	size := t.size(s.rng, s.maxN)
@@ -267,11 +272,14 @@ func SynthTrace(opt SynthOptions) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	jobs := make([]Job, 0, opt.Jobs)
+	jobs := make([]Job, 0, min(opt.Jobs, 1<<20))
 	for {
 		j, err := s.Next()
 		if err == io.EOF {
 			return &Trace{Meta: s.Meta(), Jobs: jobs}, nil
+		}
+		if err != nil {
+			return nil, err
 		}
 		jobs = append(jobs, j)
 	}
@@ -281,31 +289,55 @@ func SynthTrace(opt SynthOptions) (*Trace, error) {
 // constant memory: SWF when the name ends in .swf (gzip-compressed for
 // .swf.gz), else a canonical Parquet trace.
 func WriteSynth(path string, opt SynthOptions, force bool) (Meta, error) {
+	return WriteSynthContext(context.Background(), path, opt, force)
+}
+
+// WriteSynthContext is WriteSynth stopped by ctx: once ctx is done it stops
+// within a few thousand jobs, removes its temporary output and returns
+// ctx's error. It first removes the stale temporary outputs of the same
+// name that earlier runs killed outright left (see tempfiles.go).
+func WriteSynthContext(ctx context.Context, path string, opt SynthOptions, force bool) (Meta, error) {
 	s, err := NewSynth(opt)
 	if err != nil {
 		return Meta{}, err
 	}
+	removeStaleTemps(filepath.Dir(path), filepath.Base(path))
 	out, err := CreateAtomic(path, force)
 	if err != nil {
 		return Meta{}, err
 	}
+	r := &cancelReader{Reader: s, cancel: canceller{ctx: ctx}}
 	switch {
 	case strings.HasSuffix(path, ".swf.gz"):
 		zw := gzip.NewWriter(out)
-		err = copySWF(zw, s)
+		err = copySWF(zw, r)
 		if cerr := zw.Close(); err == nil {
 			err = cerr
 		}
 	case strings.HasSuffix(path, ".swf"):
-		err = copySWF(out, s)
+		err = copySWF(out, r)
 	default:
-		err = copyParquet(out, s)
+		err = copyParquet(out, r)
 	}
 	if err != nil {
 		out.Abort()
 		return Meta{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return s.Meta(), out.Commit()
+}
+
+// A cancelReader is a Reader that fails with its context's error once the
+// context is done.
+type cancelReader struct {
+	Reader
+	cancel canceller
+}
+
+func (r *cancelReader) Next() (Job, error) {
+	if err := r.cancel.err(); err != nil {
+		return Job{}, err
+	}
+	return r.Reader.Next()
 }
 
 // copySWF writes the jobs of r, whose metadata is complete from the start,

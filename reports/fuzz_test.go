@@ -2,6 +2,7 @@ package reports
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/ecotune/ecotune/tuner"
@@ -11,7 +12,23 @@ import (
 // report: whatever passes the run checks must build, render and tabulate
 // without a panic.
 func FuzzBuild(f *testing.F) {
+	// The fixture run, with four of its six solutions (presets moved with
+	// them): every figure, table and preset kind still appears, and the
+	// fuzzer mutates and minimizes 3 KB instead of 5.5 KB, each try of
+	// which renders an SVG figure.
 	r := testRun()
+	keep := []int{1, 3, 4, 5}
+	sols := make([]tuner.Solution, len(keep))
+	for i, k := range keep {
+		sols[i] = r.Front.Solutions[k]
+	}
+	r.Front.Solutions = sols
+	for i := range r.Meta.Presets {
+		r.Meta.Presets[i].Row = slices.Index(keep, r.Meta.Presets[i].Row)
+	}
+	if err := r.check(); err != nil {
+		f.Fatal(err)
+	}
 	meta, _ := json.Marshal(r.Meta)
 	front, _ := json.Marshal(r.Front)
 	f.Add(meta, front)

@@ -83,6 +83,9 @@ func ClusterFromTrace(m datasets.Meta) (Cluster, error) {
 	if procs < nodes {
 		return Cluster{}, fmt.Errorf("sim: trace %q has fewer processors (%d) than nodes (%d)", m.Name, procs, nodes)
 	}
+	if err := datasets.CheckMachine(int64(nodes), int64(procs)); err != nil {
+		return Cluster{}, fmt.Errorf("sim: trace %q: machine size in the header: %w: describe the cluster with --cluster or --nodes", m.Name, err)
+	}
 	q, r := procs/nodes, procs%nodes
 	c := Cluster{Name: m.Name}
 	if r > 0 {
@@ -235,7 +238,8 @@ func (m fileModel) model() (policy.NodeModel, error) {
 	return out, nil
 }
 
-// Validate checks a cluster; the error names the offending field, e.g.
+// Validate checks a cluster, its size within the limits (see MaxSpan)
+// included; the error names the offending field, e.g.
 // "groups[1].model.boot_s: -5 is negative".
 func (c Cluster) Validate() error {
 	if len(c.Groups) == 0 {
@@ -246,7 +250,7 @@ func (c Cluster) Validate() error {
 			return fmt.Errorf("groups[%d].%w", i, err)
 		}
 	}
-	return nil
+	return checkCluster(c)
 }
 
 func (g NodeGroup) validate() error {
@@ -339,6 +343,12 @@ func (s ClusterSpec) Resolve(m datasets.Meta) (Cluster, error) {
 		slots := max(s.SlotsPerNode, 1)
 		if s.Nodes < 1 || s.SlotsPerNode < 0 {
 			return Cluster{}, fmt.Errorf("sim: --nodes %d --slots-per-node %d: need at least one node of at least one slot", s.Nodes, s.SlotsPerNode)
+		}
+		switch {
+		case s.Nodes > datasets.MaxNodes:
+			return Cluster{}, fmt.Errorf("sim: --nodes %d: more than the limit, %d nodes", s.Nodes, datasets.MaxNodes)
+		case slots > datasets.MaxProcs || s.Nodes*slots > datasets.MaxProcs: // no overflow: ≤ 2^20 · 2^24
+			return Cluster{}, fmt.Errorf("sim: --nodes %d --slots-per-node %d: more than the limit, %d slots in all", s.Nodes, slots, datasets.MaxProcs)
 		}
 		return Uniform(s.Nodes, slots, model), nil
 	}

@@ -139,6 +139,9 @@ func New(tr *datasets.Trace, c Cluster, opt Options) (*Simulator, error) {
 	if err := s.setOptions(); err != nil {
 		return nil, err
 	}
+	if err := checkReplayJobs(tr, c.Slots()); err != nil {
+		return nil, err
+	}
 	s.setCluster(c)
 	if err := s.setJobs(); err != nil {
 		return nil, err
@@ -173,8 +176,11 @@ func (s *Simulator) setOptions() error {
 	if !(o.BootFailProb >= 0 && o.BootFailProb < 1) {
 		return fmt.Errorf("sim: boot failure probability %v: must be in [0, 1)", o.BootFailProb)
 	}
-	if o.BootTimeout < 0 {
-		return fmt.Errorf("sim: boot timeout %d: must not be negative", o.BootTimeout)
+	if o.BootTimeout < 0 || o.BootTimeout > datasets.MaxDuration {
+		return fmt.Errorf("sim: boot timeout %d: must be in 0..%d (100 years)", o.BootTimeout, datasets.MaxDuration)
+	}
+	if s.period > datasets.MaxDuration {
+		return fmt.Errorf("sim: period %d: more than the limit, %d s (100 years)", o.Period, datasets.MaxDuration)
 	}
 	return nil
 }
@@ -196,27 +202,12 @@ func (s *Simulator) setCluster(c Cluster) {
 }
 
 func (s *Simulator) setJobs() error {
-	jobs := s.tr.Jobs
-	if len(jobs) == 0 {
-		return fmt.Errorf("sim: trace %q has no job", s.tr.Meta.Name)
-	}
+	jobs := s.tr.Jobs // checked by checkReplayJobs
 	s.jobs = make([]jobInfo, len(jobs))
 	s.queued = make([]policy.QueuedJob, len(jobs))
 	s.tIni = jobs[0].Submit
 	for i := range jobs {
 		j := &jobs[i]
-		switch {
-		case j.Procs == datasets.Unknown || j.Run == datasets.Unknown:
-			return fmt.Errorf("sim: job %d: unknown processors or run time (the trace must drop such jobs)", j.ID)
-		case j.Procs < 1:
-			return fmt.Errorf("sim: job %d needs %d slots: must be at least 1", j.ID, j.Procs)
-		case j.Run < 0:
-			return fmt.Errorf("sim: job %d: run time %d is negative", j.ID, j.Run)
-		case int(j.Procs) > s.totalSlots:
-			return fmt.Errorf("sim: job %d needs %d slots, cluster has %d", j.ID, j.Procs, s.totalSlots)
-		case i > 0 && j.Submit < jobs[i-1].Submit:
-			return fmt.Errorf("sim: job %d: submitted at %d before job %d at %d: the trace must be sorted by submit time", j.ID, j.Submit, jobs[i-1].ID, jobs[i-1].Submit)
-		}
 		info := jobInfo{submit: j.Submit, run: j.Run, est: j.Run, req: j.Run, slots: j.Procs}
 		if j.ReqTime > 0 {
 			info.req = j.ReqTime

@@ -70,7 +70,41 @@ func (s Settings) withDefaults() Settings {
 	return s
 }
 
+// Limits on the size of a search, far beyond real use (a generation of
+// MaxCandidates evaluations takes about 20 minutes on one core at
+// SDSC-SP2's 55 evaluations a second): larger settings are refused before
+// anything is allocated for them.
+const (
+	// MaxCandidates bounds Population × Islands, the candidates of one
+	// generation.
+	MaxCandidates = 1 << 16
+	// MaxWorkers bounds Workers, the parallel evaluations.
+	MaxWorkers = 1 << 12
+)
+
+// CheckLimits checks the size of the search s describes (zero fields
+// taking their defaults) against MaxCandidates and MaxWorkers, without
+// allocating: a command line checks its flags with it before reading the
+// trace. The error names the setting as its flag does.
+func (s Settings) CheckLimits() error {
+	s = s.withDefaults()
+	switch {
+	case s.Population > MaxCandidates:
+		return fmt.Errorf("tuner: population %d: more than the limit, %d candidates a generation", s.Population, MaxCandidates)
+	case s.Islands > MaxCandidates:
+		return fmt.Errorf("tuner: islands %d: more than the limit, %d candidates a generation", s.Islands, MaxCandidates)
+	case s.Population > 0 && s.Islands > 0 && s.Population*s.Islands > MaxCandidates: // both ≤ 2^16: no overflow
+		return fmt.Errorf("tuner: population %d × islands %d = %d candidates a generation: more than the limit, %d", s.Population, s.Islands, s.Population*s.Islands, MaxCandidates)
+	case s.Workers > MaxWorkers:
+		return fmt.Errorf("tuner: workers %d: more than the limit, %d", s.Workers, MaxWorkers)
+	}
+	return nil
+}
+
 func (s Settings) validate(nvars int) error {
+	if err := s.CheckLimits(); err != nil {
+		return err
+	}
 	switch {
 	case s.Population < 4:
 		return fmt.Errorf("tuner: population %d: need at least 4", s.Population)

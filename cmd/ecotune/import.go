@@ -36,7 +36,9 @@ anything is written: the same key (--anonymize-key or ECOTUNE_ANON_KEY,
 required) gives the same names in every import, another key other names.
 
 The output is written to a temporary file and renamed; an existing file is
-replaced only with --force.
+replaced only with --force. Ctrl-C (or SIGTERM) stops the import and
+removes its temporary files; an import killed outright leaves them, and
+the next import into the same directory removes them.
 
 Examples:
   ecotune import SDSC-SP2-1998-4.2-cln.swf.gz -o sp2.parquet
@@ -82,13 +84,15 @@ func runImport(c *cli.Context) error {
 		// given on the command line, not only in the environment
 		return fmt.Errorf("import: --anonymize-key without --anonymize")
 	}
-	meta, err := datasets.Import(logs, out, datasets.ImportOptions{
+	ctx, stop := interruptible(c.Context)
+	defer stop()
+	meta, err := datasets.ImportContext(ctx, logs, out, datasets.ImportOptions{
 		ReadOptions: datasets.ReadOptions{Format: c.String("format"), Lenient: c.Bool("lenient")},
 		Force:       c.Bool("force"),
 		Anonymize:   anon,
 	})
 	if err != nil {
-		return err
+		return interrupted(ctx, "import", err)
 	}
 	if !c.Bool("quiet") {
 		fmt.Fprintf(c.App.ErrWriter, "%s: %s\n", out, datasets.Summary(meta))

@@ -19,6 +19,7 @@ archive's lublin_256 file). The same --seed gives the same jobs.
 The output is SWF when its name ends in .swf (.swf.gz: compressed), else
 a canonical Parquet trace; it is written as it is generated, so millions
 of jobs take constant memory. Existing files are replaced only with --force.
+Ctrl-C (or SIGTERM) stops it and removes the temporary output.
 
 Examples:
   ecotune synth --jobs 100000 --nodes 256 --seed 1 -o lublin.parquet
@@ -54,11 +55,13 @@ func runSynth(c *cli.Context) error {
 		return err
 	}
 	out := c.String("output")
-	meta, err := datasets.WriteSynth(out, datasets.SynthOptions{
+	ctx, stop := interruptible(c.Context)
+	defer stop()
+	meta, err := datasets.WriteSynthContext(ctx, out, datasets.SynthOptions{
 		Jobs: c.Int("jobs"), Nodes: c.Int("nodes"), Seed: c.Uint64("seed"), Typeless: c.Bool("typeless"),
 	}, c.Bool("force"))
 	if err != nil {
-		return err
+		return interrupted(ctx, "synth", err)
 	}
 	if !c.Bool("quiet") {
 		fmt.Fprintf(c.App.ErrWriter, "%s: %d jobs, %s\n", out, c.Int("jobs"), meta.Name)

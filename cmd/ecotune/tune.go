@@ -206,6 +206,18 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 	case w >= 2 && c.IsSet("train"):
 		return o, t, fmt.Errorf("tune: --train and --windows %d exclude each other: the windows fix the split (each trains on one of %d equal blocks of jobs and tests on the next)", w, w+1)
 	}
+	o.Settings = tuner.Settings{
+		Population:     c.Int("population"),
+		Generations:    c.Int("generations"),
+		Islands:        c.Int("islands"),
+		MigrationEvery: c.Int("migration"),
+		Evaluations:    c.Int("evaluations"),
+		Seed:           c.Int64("seed"),
+		Workers:        c.Int("workers"),
+	}
+	if err := o.Settings.CheckLimits(); err != nil { // before reading the trace
+		return o, t, fmt.Errorf("tune: %w", err)
+	}
 	tr, err := loadTrace(c)
 	if err != nil {
 		return o, t, err
@@ -250,15 +262,6 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 	}
 	o.Sim = sim.Options{Scheduler: c.String("scheduler")}
 	o.Objectives = objs
-	o.Settings = tuner.Settings{
-		Population:     c.Int("population"),
-		Generations:    c.Int("generations"),
-		Islands:        c.Int("islands"),
-		MigrationEvery: c.Int("migration"),
-		Evaluations:    c.Int("evaluations"),
-		Seed:           c.Int64("seed"),
-		Workers:        c.Int("workers"),
-	}
 	t.Dir = c.String("output")
 	if t.Dir == "" {
 		t.Dir = filepath.Join("runs", fmt.Sprintf("%s-%s-seed%d", o.Policy, t.Provenance.Trace, o.Settings.Seed))

@@ -140,6 +140,22 @@ func IsTemp(name string) bool {
 	return strings.HasPrefix(name, ".") && i > 1
 }
 
+// IsTempFor reports whether name (a base name) is a temporary file of
+// this package for the destination base: "." + base + ".tmp" + a suffix
+// of lower-case letters and digits.
+func IsTempFor(name, base string) bool {
+	rest, ok := strings.CutPrefix(name, "."+base+tempInfix)
+	if !ok || rest == "" {
+		return false
+	}
+	for _, c := range rest {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'z') {
+			return false
+		}
+	}
+	return true
+}
+
 // RemoveStale removes the temporary files a crash or a kill left in dir
 // (names "." + destination + ".tmp" + suffix); it returns how many.
 func RemoveStale(dir string) (int, error) {

@@ -106,3 +106,36 @@ func TestErrorRemovesTemp(t *testing.T) {
 		t.Errorf("RemoveStale: %d, %v", n, err)
 	}
 }
+
+func TestIsTempFor(t *testing.T) {
+	tests := []struct {
+		name, base string
+		want       bool
+	}{
+		{".t.parquet.tmp2kejc1fd4hr2h", "t.parquet", true},
+		{".t.parquet.tmp123", "t.parquet", true},
+		{".t.parquet.tmp", "t.parquet", false},
+		{".t.parquet.tmpX1", "t.parquet", false},
+		{"t.parquet.tmp12", "t.parquet", false},
+		{".u.parquet.tmp12", "t.parquet", false},
+		{".t.parquet.tmp1.tmp2", "t.parquet", false},
+	}
+	for _, c := range tests {
+		if got := IsTempFor(c.name, c.base); got != c.want {
+			t.Errorf("IsTempFor(%q, %q) = %v, want %v", c.name, c.base, got, c.want)
+		}
+	}
+}
+
+// A name Create makes is recognised for its destination.
+func TestCreateNameIsTempFor(t *testing.T) {
+	dir := t.TempDir()
+	f, err := Create(filepath.Join(dir, "out.csv"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if base := filepath.Base(f.Name()); !IsTempFor(base, "out.csv") {
+		t.Errorf("IsTempFor(%q, out.csv) = false", base)
+	}
+}

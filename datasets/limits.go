@@ -1,0 +1,111 @@
+package datasets
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Limits on what a trace may hold. They are far beyond any real machine or
+// log, and exist so that a damaged or hostile input is refused with an
+// error naming its file, line and field before anything is allocated for
+// it, and so that no sum of times, nor of times by slots, overflows an
+// int64: MaxProcs × (MaxTime + MaxDuration) < 2^59.
+//
+//	limit        value                     for scale
+//	MaxTime      7,258,118,400 s           2200-01-01 00:00 UTC (latest submit, start or end)
+//	MaxDuration  3,155,760,000 s           100 years of 365.25 days (run, wait, requested time)
+//	MaxNodes     1,048,576 nodes           Fugaku has 158,976
+//	MaxProcs     16,777,216 procs (slots)  Fugaku has 7,630,848 cores
+//	MaxJobs      2,147,483,647 jobs        the longest public logs hold a few tens of millions
+//
+// A record beyond a limit is an input error (ErrRange) naming the field;
+// in lenient mode it is skipped and counted as "unreadable_<field>". The
+// simulator (package sim) refuses clusters and traces beyond them too.
+const (
+	MaxTime     int64 = 7_258_118_400
+	MaxDuration int64 = 3_155_760_000
+	MaxNodes          = 1 << 20
+	MaxProcs          = 1 << 24
+	MaxJobs           = 1<<31 - 1
+)
+
+// limitFields names, for each format, the fields a job's times and sizes
+// come from, in the order of checkLimits' checks (submit, wait, run,
+// requested time, procs, requested procs); "" takes the canonical name.
+var limitFields = map[string][6]string{
+	"swf":     {"submit_time", "wait_time", "run_time", "requested_time", "allocated_procs", "requested_procs"},
+	"argonne": {"SubmitTime", "WaitTime", "RunTime", "RequestedTime", "AllocatedNodes", "RequestedProcs"},
+	"gwf":     {"SubmitTime", "WaitTime", "RunTime", "ReqTime", "NProcs", "ReqNProcs"},
+	"slurm":   {"Submit", "Start", "End", "Timelimit", "NCPUS", "ReqCPUS"},
+	"pbs":     {"qtime", "start", "end", "Resource_List.walltime", "resources_used.ncpus", "Resource_List.ncpus"},
+	"sge":     {"submission_time", "start_time", "end_time", "h_rt", "slots", "slots"},
+	"uge":     {"submission_time", "start_time", "end_time", "h_rt", "slots", "slots"},
+	"lsf":     {"submitTime", "startTime", "eventTime", "runLimit", "numProcessors", "numProcessors"},
+	"oar":     {"submission_time", "start_time", "stop_time", "walltime", "nb_resources", "nb_resources"},
+}
+
+var canonicalLimitFields = [6]string{"submit", "wait", "run", "req_time", "procs", "req_procs"}
+
+// checkLimits returns the index (into limitFields) of the first field of j
+// beyond the limits, its value and the error, or -1.
+func checkLimits(j *Job) (int, int64, error) {
+	for k, v := range [...]int64{j.Submit, j.Wait, j.Run, j.ReqTime} {
+		bound := MaxDuration
+		if k == 0 {
+			bound = MaxTime
+		}
+		if v > bound {
+			return k, v, fmt.Errorf("%w: %d s is beyond %s", ErrRange, v, limitName(k))
+		}
+	}
+	for k, v := range [...]int32{j.Procs, j.ReqProcs} {
+		if v > MaxProcs {
+			return 4 + k, int64(v), fmt.Errorf("%w: %d processors is more than MaxProcs (%d)", ErrRange, v, MaxProcs)
+		}
+	}
+	return -1, 0, nil
+}
+
+func limitName(k int) string {
+	if k == 0 {
+		return "MaxTime (2200-01-01 00:00 UTC)"
+	}
+	return "MaxDuration (100 years)"
+}
+
+// limitError is the ParseError of field k of a job read at file:line of a
+// log of the given format.
+func limitError(format, file string, line, k int, v int64, err error) *ParseError {
+	name := limitFields[format][k]
+	if name == "" {
+		name = canonicalLimitFields[k]
+	}
+	return &ParseError{File: file, Line: line, Field: name, Value: strconv.FormatInt(v, 10), Err: err}
+}
+
+// CheckJobs checks that the jobs of a trace built in memory or read from
+// Parquet are within the limits, naming the first job beyond them.
+func CheckJobs(jobs []Job) error {
+	if len(jobs) > MaxJobs {
+		return fmt.Errorf("%w: %d jobs is more than MaxJobs (%d)", ErrRange, len(jobs), MaxJobs)
+	}
+	for i := range jobs {
+		if k, _, err := checkLimits(&jobs[i]); k >= 0 {
+			return fmt.Errorf("job %d (id %d): %s: %w", i, jobs[i].ID, canonicalLimitFields[k], err)
+		}
+	}
+	return nil
+}
+
+// CheckMachine checks a machine size read from a log header or given by
+// the user: nodes at most MaxNodes, processors at most MaxProcs (values
+// ≤ 0 mean unknown and pass). The error names the limit.
+func CheckMachine(nodes, procs int64) error {
+	switch {
+	case nodes > MaxNodes:
+		return fmt.Errorf("%w: %d nodes is more than MaxNodes (%d)", ErrRange, nodes, MaxNodes)
+	case procs > MaxProcs:
+		return fmt.Errorf("%w: %d processors is more than MaxProcs (%d)", ErrRange, procs, MaxProcs)
+	}
+	return nil
+}
