@@ -12,6 +12,9 @@ import "slices"
 type profile struct {
 	at   []int64
 	free []int
+	// fewest[qi] is the fewest slots a job at queue position qi or later
+	// needs (scratch of one pass).
+	fewest []int32
 }
 
 // add counts slots freed at t ≥ at[0] in every segment from t on.
@@ -76,15 +79,16 @@ func (p *profile) reserve(i, n int, d int64) {
 // earlier as jobs end early). When the running and booting slots can
 // never hold a job, Off and shutting-down nodes join the plan at the time
 // they would be up if booted now, as in EASY's reservation. The pass
-// stops when the free slots are fewer than any queued job needs: the jobs
-// not yet planned cannot start now, and their reservations would only
-// bound jobs behind them.
+// stops when every job not yet planned needs more slots than are free
+// now, or than the plan leaves free now: none of them can start now, and
+// their reservations would only bound jobs behind them.
 func (s *Simulator) conservativeBackfill() {
 	st := &s.st
 	p := &st.plan
 	s.buildProfile()
+	s.fewestFrom()
 	extended := false
-	for qi := 0; qi < st.queue.len() && st.avail >= st.qslots.min; {
+	for qi := 0; qi < st.queue.len() && int(p.fewest[qi]) <= min(st.avail, p.free[0]); {
 		j := st.queue.key(qi)
 		info := &s.jobs[j]
 		n := int(info.slots)
@@ -96,10 +100,24 @@ func (s *Simulator) conservativeBackfill() {
 		p.reserve(i, n, info.est)
 		if i == 0 && n <= st.avail {
 			s.start(qi)
+			p.fewest = append(p.fewest[:qi], p.fewest[qi+1:]...)
 			continue
 		}
 		qi++
 	}
+}
+
+// fewestFrom sets plan.fewest for the queue as it is.
+func (s *Simulator) fewestFrom() {
+	st := &s.st
+	n := st.queue.len()
+	f := slices.Grow(st.plan.fewest[:0], n+1)[:n+1]
+	f[n] = noSlots
+	keys := st.queue.keyItems()
+	for qi := n - 1; qi >= 0; qi-- {
+		f[qi] = min(f[qi+1], s.jobs[keys[qi]].slots)
+	}
+	st.plan.fewest = f
 }
 
 // buildProfile plans from the slots free now, the running jobs' estimated
