@@ -2,73 +2,72 @@ package sim
 
 import "slices"
 
-// profile is the plan a conservative backfilling pass makes: free[k]
-// slots from at[k] until at[k+1] (the last for ever), at[0] = now. It
-// starts from the slots free now and the slots each running job frees at
-// its start plus estimate (an overrun estimate at now) and each booting
-// node at its expected boot end; each queued job's reservation, in queue
-// order, takes its slots from the free ones over [start, start+estimate).
-// Its buffers are kept between passes.
+// profile is the plan a conservative backfilling pass makes: seg[k].free
+// slots from seg[k].at until seg[k+1].at (the last for ever), seg[0].at =
+// now. It starts from the slots free now and the slots each running job
+// frees at its start plus estimate (an overrun estimate at now) and each
+// booting node at its expected boot end; each queued job's reservation,
+// in queue order, takes its slots from the free ones over [start,
+// start+estimate). Its buffers are kept between passes.
 type profile struct {
-	at   []int64
-	free []int
+	seg []segment
 	// fewest[qi] is the fewest slots a job at queue position qi or later
 	// needs (scratch of one pass).
 	fewest []int32
 }
 
-// add counts slots freed at t ≥ at[0] in every segment from t on.
+type segment struct {
+	at   int64
+	free int
+}
+
+// add counts slots freed at t ≥ seg[0].at in every segment from t on.
 func (p *profile) add(t int64, slots int) {
-	k := len(p.at) // the first segment starting at t or later
-	for k > 0 && p.at[k-1] >= t {
+	k := len(p.seg) // the first segment starting at t or later
+	for k > 0 && p.seg[k-1].at >= t {
 		k--
 	}
-	if k == len(p.at) || p.at[k] != t { // k > 0: at[0] = now ≤ t
-		p.at = slices.Insert(p.at, k, t)
-		p.free = slices.Insert(p.free, k, p.free[k-1])
+	if k == len(p.seg) || p.seg[k].at != t { // k > 0: seg[0].at = now ≤ t
+		p.seg = slices.Insert(p.seg, k, segment{t, p.seg[k-1].free})
 	}
-	for x := k; x < len(p.free); x++ {
-		p.free[x] += slots
+	for x := k; x < len(p.seg); x++ {
+		p.seg[x].free += slots
 	}
 }
 
-// fit returns the first segment at whose start n slots are free for d
-// seconds; the last segment must hold n.
-func (p *profile) fit(n int, d int64) int {
-	at, free := p.at, p.free
-	for i := 0; ; i++ {
-		if free[i] < n {
+// place finds the first segment at whose start n slots are free for d
+// seconds, takes them there and returns its index; the last segment must
+// hold n.
+func (p *profile) place(n int, d int64) int {
+	seg := p.seg
+	i, k := 0, 0
+	for ; ; i++ {
+		if seg[i].free < n {
 			continue
 		}
-		end := at[i] + d
-		k := i + 1
-		for k < len(at) && at[k] < end && free[k] >= n {
+		end := seg[i].at + d
+		k = i + 1
+		for k < len(seg) && seg[k].at < end && seg[k].free >= n {
 			k++
 		}
-		if k == len(at) || at[k] >= end {
-			return i
+		if k == len(seg) || seg[k].at >= end {
+			break
 		}
-		i = k // free[k] < n: the next start to try is after it
+		i = k // seg[k].free < n: the next start to try is after it
 	}
-}
-
-// reserve takes n slots over [at[i], at[i]+d).
-func (p *profile) reserve(i, n int, d int64) {
 	if d <= 0 {
-		return
+		return i
 	}
-	end := p.at[i] + d
-	k := i + 1
-	for k < len(p.at) && p.at[k] < end {
-		k++
-	}
-	if k == len(p.at) || p.at[k] > end {
-		p.at = slices.Insert(p.at, k, end)
-		p.free = slices.Insert(p.free, k, p.free[k-1])
+	// seg[i:k] start before the end; split at the end unless a segment
+	// starts there.
+	if end := seg[i].at + d; k == len(seg) || seg[k].at > end {
+		p.seg = slices.Insert(p.seg, k, segment{end, seg[k-1].free})
+		seg = p.seg
 	}
 	for x := i; x < k; x++ {
-		p.free[x] -= n
+		seg[x].free -= n
 	}
+	return i
 }
 
 // conservativeBackfill plans every queued job in queue order at the
@@ -88,16 +87,15 @@ func (s *Simulator) conservativeBackfill() {
 	s.buildProfile()
 	s.fewestFrom()
 	extended := false
-	for qi := 0; qi < st.queue.len() && int(p.fewest[qi]) <= min(st.avail, p.free[0]); {
+	for qi := 0; qi < st.queue.len() && int(p.fewest[qi]) <= min(st.avail, p.seg[0].free); {
 		j := st.queue.key(qi)
 		info := &s.jobs[j]
 		n := int(info.slots)
-		if n > p.free[len(p.free)-1] && !extended {
+		if n > p.seg[len(p.seg)-1].free && !extended {
 			s.addOffNodes()
 			extended = true
 		}
-		i := p.fit(n, info.est)
-		p.reserve(i, n, info.est)
+		i := p.place(n, info.est)
 		if i == 0 && n <= st.avail {
 			s.start(qi)
 			p.fewest = append(p.fewest[:qi], p.fewest[qi+1:]...)
@@ -126,8 +124,7 @@ func (s *Simulator) buildProfile() {
 	st := &s.st
 	p := &st.plan
 	now := st.now
-	p.at = append(p.at[:0], now)
-	p.free = append(p.free[:0], st.avail)
+	p.seg = append(p.seg[:0], segment{now, st.avail})
 	ends, boots := st.ends, st.boots.items()
 	k, b := len(ends)-1, 0 // ends latest first: walked from the end
 	for k >= 0 || b < len(boots) {
@@ -139,13 +136,12 @@ func (s *Simulator) buildProfile() {
 			e = ends[k]
 			k--
 		}
-		t, last := max(e.t, now), len(p.at)-1
-		if p.at[last] == t {
-			p.free[last] += int(e.slots)
+		t, last := max(e.t, now), &p.seg[len(p.seg)-1]
+		if last.at == t {
+			last.free += int(e.slots)
 			continue
 		}
-		p.at = append(p.at, t)
-		p.free = append(p.free, p.free[last]+int(e.slots))
+		p.seg = append(p.seg, segment{t, last.free + int(e.slots)})
 	}
 }
 
