@@ -156,6 +156,14 @@
 // are the whole energy of Booting and ShuttingDown, which draw no power of
 // their own. Nothing is accumulated in floating point per event.
 //
+// # Per job
+//
+// Result.Jobs holds each job's submit, start and end. With
+// Options.JobNodes, Result.Placements also holds where each ran (its
+// slots on each node, in the order taken); JobRows joins both with the
+// trace's user, group and partition (JobPartition), and WriteJobsFile
+// writes them as CSV or Parquet.
+//
 // # Performance
 //
 // Job ends live in a typed binary heap; boots and shutdowns in one FIFO
