@@ -93,7 +93,7 @@ func TestRemoveStaleTemps(t *testing.T) {
 	mk(".t.parquet.tmp123", false, true)                                        // old temporary output: removed
 	mk(".t.parquet.tmp456", false, false)                                       // recent: kept
 	mk(".u.parquet.tmp789", false, true)                                        // another output's: kept
-	mk(".t.parquet.tmpx", false, true)                                          // not CreateTemp's: kept
+	mk(".t.parquet.tmp-x", false, true)                                         // not the atomic writer's: kept
 	mk("t.parquet", false, true)                                                // not temporary: kept
 	removeStaleTemps(dir, "t.parquet")
 	var got []string
@@ -104,7 +104,7 @@ func TestRemoveStaleTemps(t *testing.T) {
 	want := []string{
 		runsDirPrefix + strconv.Itoa(os.Getpid()) + "@" + host + "-2",
 		runsDirPrefix + strconv.Itoa(deadPid) + "@elsewhere" + host + "-3",
-		".t.parquet.tmp456", ".t.parquet.tmpx", ".u.parquet.tmp789", "t.parquet",
+		".t.parquet.tmp456", ".t.parquet.tmp-x", ".u.parquet.tmp789", "t.parquet",
 	}
 	slices.Sort(want)
 	if !slices.Equal(got, want) {

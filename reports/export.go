@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"github.com/ecotune/ecotune/tuner"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/slurm"
 )
 
 // DefaultPeriod is the decision cycle of exported rule sets when the run
@@ -72,35 +72,78 @@ func groupsOf(c sim.Cluster) []policy.Group {
 }
 
 // SlurmConfig is what a rule set becomes in slurm.conf: the power-saving
-// lines, and plainly what of the policy Slurm cannot express.
+// lines, comments to print above them, and plainly what of the policy
+// Slurm cannot express.
 type SlurmConfig struct {
 	Lines    []string `json:"lines"`
+	Comments []string `json:"comments,omitempty"`
 	Unmapped []string `json:"unmapped"`
+	// Daemon is true when the policy needs `ecotune daemon` to run.
+	Daemon bool `json:"daemon"`
 }
 
-// Slurm maps a rule set to slurm.conf power saving. An idle-timeout
-// solution maps to SuspendTime (idle_timeout), SuspendRate (no limit),
-// ResumeRate (max_booting per boot time, or no limit), ResumeTimeout
-// (twice the longest boot), SuspendTimeout (the longest shutdown) and
-// SuspendExcNodes (spare nodes kept idle, count syntax of Slurm 22.05+);
-// always-off is idle-timeout with every parameter 0; always-on maps to
-// power saving off. Other policies do not map.
-func Slurm(rs *policy.RuleSet) SlurmConfig {
+// SlurmOptions say what slurm.conf is written for.
+type SlurmOptions struct {
+	// Version is the target Slurm release (zero: 22.05).
+	Version slurm.Version
+	// SuspendProgram and ResumeProgram are the programs that power nodes
+	// off and on ("": placeholders under /usr/local/sbin).
+	SuspendProgram, ResumeProgram string
+	// Nodes are the real Slurm node names of each rule-set group (from the
+	// daemon's node map); nil: unknown, SuspendExcNodes is then left as a
+	// comment to complete.
+	Nodes map[string][]string
+	// Exclude names nodes Slurm must never power down (SuspendExcNodes).
+	Exclude []string
+	// Backstop is SuspendTime when `ecotune daemon` drives shutdowns
+	// (0: a day): Slurm then only powers down nodes the daemon forgot.
+	Backstop int64
+}
+
+// Default Suspend/Resume program paths of an exported block.
+const (
+	DefaultSuspendProgram = "/usr/local/sbin/ecotune-suspend"
+	DefaultResumeProgram  = "/usr/local/sbin/ecotune-resume"
+)
+
+// Slurm maps a rule set to a complete slurm.conf power-saving block:
+// SuspendProgram and ResumeProgram, SuspendTime, SuspendTimeout (the
+// longest shutdown), ResumeTimeout (twice the longest boot), SuspendRate
+// (no limit) and ResumeRate (max_booting nodes per boot time, in nodes
+// per minute, or no limit), SuspendExcNodes. An idle-timeout solution is
+// Slurm's own power saving: SuspendTime is its idle_timeout and its spare
+// nodes become SuspendExcNodes with a count (22.05+). always-off is
+// idle-timeout with every parameter 0; always-on is power saving off.
+// Every other policy needs `ecotune daemon`: SuspendTime is then a long
+// backstop (never INFINITE, which on 22.05 switches power saving off and
+// makes Slurm refuse the daemon's power_down and power_up).
+func Slurm(rs *policy.RuleSet, o SlurmOptions) (SlurmConfig, error) {
+	if o.Version == (slurm.Version{}) {
+		o.Version = slurm.Version{Major: 22, Minor: 5}
+	}
+	if o.SuspendProgram == "" {
+		o.SuspendProgram = DefaultSuspendProgram
+	}
+	if o.ResumeProgram == "" {
+		o.ResumeProgram = DefaultResumeProgram
+	}
+	if o.Backstop <= 0 {
+		o.Backstop = 86400
+	}
 	switch rs.Policy.Name {
 	case "always-on":
 		return SlurmConfig{Lines: []string{"SuspendTime=INFINITE"},
-			Unmapped: []string{"none: always-on is Slurm with power saving disabled"}}
+			Comments: []string{"always-on: power saving off; no daemon needed"},
+			Unmapped: []string{"none: always-on is Slurm with power saving disabled"}}, nil
 	case "idle-timeout":
-		return slurmIdleTimeout(rs.Policy.Params, rs)
+		return slurmBlock(rs.Policy.Params, rs, o, false)
 	case "always-off":
-		return slurmIdleTimeout(map[string]float64{"idle_timeout": 0, "spare": 0, "max_booting": 0}, rs)
+		return slurmBlock(map[string]float64{"idle_timeout": 0, "spare": 0, "max_booting": 0}, rs, o, false)
 	}
-	return SlurmConfig{Unmapped: []string{fmt.Sprintf(
-		"policy %s does not map to Slurm power saving, which only suspends nodes idle for SuspendTime and resumes them on demand: "+
-			"deploy the rule set with a daemon that runs `ecotune decide` instead", rs.Policy.Name)}}
+	return slurmBlock(rs.Policy.Params, rs, o, true)
 }
 
-func slurmIdleTimeout(p map[string]float64, rs *policy.RuleSet) SlurmConfig {
+func slurmBlock(p map[string]float64, rs *policy.RuleSet, o SlurmOptions, daemon bool) (SlurmConfig, error) {
 	var bootS, downS, nodes int64
 	for _, g := range rs.Cluster {
 		bootS, downS = max(bootS, g.Model.BootS), max(downS, g.Model.ShutdownS)
@@ -112,37 +155,73 @@ func slurmIdleTimeout(p map[string]float64, rs *policy.RuleSet) SlurmConfig {
 	if mb := int64(p["max_booting"]); mb > 0 && mb < nodes {
 		resumeRate = max(1, mb*60/max(bootS, 1))
 		unmapped = append(unmapped, fmt.Sprintf(
-			"max_booting=%d (at most %d nodes booting at once) has no Slurm equivalent: ResumeRate=%d nodes/minute approximates it as %d boots per %d s boot",
+			"max_booting=%d (at most %d nodes booting at once): Slurm limits resumes per minute instead; "+
+				"ResumeRate=%d nodes/minute = %d nodes per %d s boot × 60 s, rounded down (at least 1)",
 			mb, mb, resumeRate, mb, bootS))
 	}
-	lines := []string{
-		fmt.Sprintf("SuspendTime=%d", int64(p["idle_timeout"])),
+	var cfg SlurmConfig
+	suspendTime := fmt.Sprintf("SuspendTime=%d", int64(p["idle_timeout"]))
+	if daemon {
+		cfg.Daemon = true
+		suspendTime = fmt.Sprintf("SuspendTime=%d", o.Backstop)
+		cfg.Comments = append(cfg.Comments,
+			fmt.Sprintf("%s needs `ecotune daemon --rules RULES.json`: it decides which idle nodes to power down early,", rs.Policy.Name),
+			"which to keep and which to boot ahead of demand, every "+fmt.Sprint(rs.Period)+" s; Slurm keeps resuming nodes for jobs.",
+			fmt.Sprintf("SuspendTime=%d is a backstop for nodes the daemon leaves idle; never INFINITE on %d.%02d:", o.Backstop, o.Version.Major, o.Version.Minor),
+			"that switches power saving off, and Slurm then refuses the daemon's power_down and power_up.")
+		unmapped = append(unmapped, fmt.Sprintf("policy %s does not map to Slurm's SuspendTime: run `ecotune daemon` with this rule set", rs.Policy.Name))
+	} else {
+		cfg.Comments = append(cfg.Comments, fmt.Sprintf("%s is Slurm's own power saving: no daemon needed (ecotune daemon runs it too)", rs.Policy.Name))
+	}
+	cfg.Lines = []string{
+		"SuspendProgram=" + o.SuspendProgram,
+		"ResumeProgram=" + o.ResumeProgram,
+		suspendTime,
+		fmt.Sprintf("SuspendTimeout=%d", max(downS, 1)),
+		fmt.Sprintf("ResumeTimeout=%d", max(2*bootS, 1)),
 		"SuspendRate=0",
 		fmt.Sprintf("ResumeRate=%d", resumeRate),
-		fmt.Sprintf("ResumeTimeout=%d", 2*bootS),
-		fmt.Sprintf("SuspendTimeout=%d", downS),
 	}
-	if spare := int64(p["spare"]); spare > 0 {
-		lines = append(lines, fmt.Sprintf("SuspendExcNodes=%s:%d", hostlist(rs.Cluster), spare))
-		unmapped = append(unmapped, "SuspendExcNodes with a node count needs Slurm 22.05 or later; older versions can only exclude named nodes")
+	var exc []string
+	if len(o.Exclude) > 0 {
+		h, err := slurm.CompressHostlist(o.Exclude)
+		if err != nil {
+			return SlurmConfig{}, fmt.Errorf("excluded nodes: %w", err)
+		}
+		exc = append(exc, h)
+	}
+	if spare := int64(p["spare"]); spare > 0 && !daemon {
+		var all []string
+		for _, g := range rs.Cluster {
+			all = append(all, o.Nodes[g.Name]...)
+		}
+		switch {
+		case len(all) == 0:
+			cfg.Comments = append(cfg.Comments, fmt.Sprintf("spare=%d: add SuspendExcNodes=YOUR_NODES:%d (give --nodes-map to name them)", spare, spare))
+		case !o.Version.AtLeast(22, 5):
+			unmapped = append(unmapped, fmt.Sprintf("spare=%d: SuspendExcNodes with a node count needs Slurm 22.05 or later", spare))
+		default:
+			h, err := slurm.CompressHostlist(all)
+			if err != nil {
+				return SlurmConfig{}, fmt.Errorf("mapped nodes: %w", err)
+			}
+			exc = append(exc, fmt.Sprintf("%s:%d", h, spare))
+		}
+	}
+	if len(exc) > 1 {
+		// With a counted set, each set carries a count: the excluded
+		// nodes as a set of which all must stay up.
+		exc[0] = fmt.Sprintf("%s:%d", exc[0], len(o.Exclude))
+	}
+	if len(exc) > 0 {
+		cfg.Lines = append(cfg.Lines, "SuspendExcNodes="+strings.Join(exc, ","))
 	}
 	unmapped = append(unmapped,
-		"Slurm powers nodes with your SuspendProgram and ResumeProgram scripts: ecotune does not write them",
-		fmt.Sprintf("the decision cycle (%d s) has no Slurm setting: Slurm acts on idle time and job allocation directly", rs.Period))
-	return SlurmConfig{Lines: lines, Unmapped: unmapped}
-}
-
-// hostlist names every node of the cluster in Slurm hostlist syntax:
-// group name followed by 1..count, e.g. node[1-128].
-func hostlist(groups []policy.Group) string {
-	parts := make([]string, 0, len(groups))
-	for _, g := range groups {
-		if g.Count == 1 {
-			parts = append(parts, g.Name+"1")
-			continue
-		}
-		parts = append(parts, fmt.Sprintf("%s[1-%d]", g.Name, g.Count))
+		fmt.Sprintf("SuspendProgram and ResumeProgram must power nodes off and on (examples: docs/slurm-power-ipmi.sh, docs/slurm-power-wol.sh); "+
+			"%s and %s must not be group- or world-writable", o.SuspendProgram, o.ResumeProgram))
+	if !daemon {
+		unmapped = append(unmapped, fmt.Sprintf("the decision cycle (%d s) has no Slurm setting: Slurm acts on idle time and job allocation directly", rs.Period))
 	}
-	sort.Strings(parts)
-	return strings.Join(parts, ",")
+	cfg.Unmapped = unmapped
+	return cfg, nil
 }

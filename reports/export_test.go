@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/slurm"
 )
 
 // randomView is a consistent cluster state: 8 nodes of 4 slots in random
@@ -117,38 +118,73 @@ func TestExportRejectsBadSolutions(t *testing.T) {
 
 func TestSlurm(t *testing.T) {
 	groups := []policy.Group{{Name: "node", Count: 128, Slots: 1, Model: policy.NodeModel{BootS: 555, ShutdownS: 480}}}
+	progs := []string{"SuspendProgram=" + DefaultSuspendProgram, "ResumeProgram=" + DefaultResumeProgram}
+	names := map[string][]string{"node": nil}
+	for i := 1; i <= 128; i++ {
+		names["node"] = append(names["node"], fmt.Sprintf("cn%03d", i))
+	}
 	tests := []struct {
 		name      string
 		cfg       policy.Config
+		opt       SlurmOptions
 		wantLines []string
 		unmapped  string // a phrase the caveats must hold
+		daemon    bool
 	}{
-		{"idle-timeout", idleTimeoutConfig(1800, 0), []string{
-			"SuspendTime=1800", "SuspendRate=0", "ResumeRate=0", "ResumeTimeout=1110", "SuspendTimeout=480",
-		}, "SuspendProgram"},
+		{"idle-timeout", idleTimeoutConfig(1800, 0), SlurmOptions{}, append(progs,
+			"SuspendTime=1800", "SuspendTimeout=480", "ResumeTimeout=1110", "SuspendRate=0", "ResumeRate=0",
+		), "SuspendProgram", false},
 		// 4 spare nodes; at most 10 booting at once over a 555 s boot is
-		// 10·60/555 = 1.08, so 1 node per minute.
-		{"spare and max_booting", policy.Config{Name: "idle-timeout", Params: map[string]float64{"idle_timeout": 600, "spare": 4, "max_booting": 10}}, []string{
-			"SuspendTime=600", "SuspendRate=0", "ResumeRate=1", "ResumeTimeout=1110", "SuspendTimeout=480", "SuspendExcNodes=node[1-128]:4",
-		}, "max_booting=10"},
+		// 10·60/555 = 1.08, so 1 node per minute. The real node names of
+		// the map, with the count syntax of 22.05.
+		{"spare and max_booting", policy.Config{Name: "idle-timeout", Params: map[string]float64{"idle_timeout": 600, "spare": 4, "max_booting": 10}},
+			SlurmOptions{Nodes: names}, append(progs,
+				"SuspendTime=600", "SuspendTimeout=480", "ResumeTimeout=1110", "SuspendRate=0", "ResumeRate=1", "SuspendExcNodes=cn[001-128]:4",
+			), "max_booting=10", false},
+		// Excluded nodes and spares: each set with its count.
+		{"exclude and spare", policy.Config{Name: "idle-timeout", Params: map[string]float64{"idle_timeout": 600, "spare": 2, "max_booting": 0}},
+			SlurmOptions{Nodes: names, Exclude: []string{"cn002", "cn001"}, SuspendProgram: "/opt/s", ResumeProgram: "/opt/r"}, []string{
+				"SuspendProgram=/opt/s", "ResumeProgram=/opt/r",
+				"SuspendTime=600", "SuspendTimeout=480", "ResumeTimeout=1110", "SuspendRate=0", "ResumeRate=0", "SuspendExcNodes=cn[001-002]:2,cn[001-128]:2",
+			}, "/opt/s", false},
+		// Spares without a map: no made-up node names.
+		{"spare without names", policy.Config{Name: "idle-timeout", Params: map[string]float64{"idle_timeout": 600, "spare": 4, "max_booting": 0}},
+			SlurmOptions{}, append(progs,
+				"SuspendTime=600", "SuspendTimeout=480", "ResumeTimeout=1110", "SuspendRate=0", "ResumeRate=0",
+			), "SuspendProgram", false},
 		// 200 booting at once on 128 nodes is no limit.
-		{"max_booting above the nodes", policy.Config{Name: "idle-timeout", Params: map[string]float64{"idle_timeout": 600, "spare": 0, "max_booting": 200}}, []string{
-			"SuspendTime=600", "SuspendRate=0", "ResumeRate=0", "ResumeTimeout=1110", "SuspendTimeout=480",
-		}, "SuspendProgram"},
-		{"always-on", policy.Config{Name: "always-on"}, []string{"SuspendTime=INFINITE"}, "none"},
-		{"always-off", policy.Config{Name: "always-off"}, []string{
-			"SuspendTime=0", "SuspendRate=0", "ResumeRate=0", "ResumeTimeout=1110", "SuspendTimeout=480",
-		}, "SuspendProgram"},
-		{"other", policy.Config{Name: "eecluster"}, nil, "does not map"},
+		{"max_booting above the nodes", policy.Config{Name: "idle-timeout", Params: map[string]float64{"idle_timeout": 600, "spare": 0, "max_booting": 200}},
+			SlurmOptions{}, append(progs,
+				"SuspendTime=600", "SuspendTimeout=480", "ResumeTimeout=1110", "SuspendRate=0", "ResumeRate=0",
+			), "SuspendProgram", false},
+		{"always-on", policy.Config{Name: "always-on"}, SlurmOptions{}, []string{"SuspendTime=INFINITE"}, "none", false},
+		{"always-off", policy.Config{Name: "always-off"}, SlurmOptions{}, append(progs,
+			"SuspendTime=0", "SuspendTimeout=480", "ResumeTimeout=1110", "SuspendRate=0", "ResumeRate=0",
+		), "SuspendProgram", false},
+		// Policies Slurm cannot express: a day's backstop, never INFINITE.
+		{"daemon", policy.Config{Name: "eecluster"}, SlurmOptions{Exclude: []string{"cn007"}}, append(progs,
+			"SuspendTime=86400", "SuspendTimeout=480", "ResumeTimeout=1110", "SuspendRate=0", "ResumeRate=0", "SuspendExcNodes=cn007",
+		), "ecotune daemon", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := Slurm(&policy.RuleSet{Policy: tt.cfg, Cluster: groups, Period: 60})
+			s, err := Slurm(&policy.RuleSet{Policy: tt.cfg, Cluster: groups, Period: 60}, tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if !reflect.DeepEqual(s.Lines, tt.wantLines) {
 				t.Errorf("lines %q, want %q", s.Lines, tt.wantLines)
 			}
 			if !strings.Contains(strings.Join(s.Unmapped, "\n"), tt.unmapped) {
 				t.Errorf("caveats %q lack %q", s.Unmapped, tt.unmapped)
+			}
+			if s.Daemon != tt.daemon || (tt.daemon && !strings.Contains(strings.Join(s.Comments, " "), "ecotune daemon")) {
+				t.Errorf("daemon %v, comments %q: want daemon %v said in a comment", s.Daemon, s.Comments, tt.daemon)
+			}
+			for _, l := range s.Lines {
+				if l == "SuspendTime=INFINITE" && tt.cfg.Name != "always-on" {
+					t.Errorf("%s: SuspendTime=INFINITE switches power saving off", tt.cfg.Name)
+				}
 			}
 		})
 	}
@@ -160,14 +196,18 @@ func ExampleSlurm() {
 		Cluster: []policy.Group{{Name: "node", Count: 64, Slots: 8, Model: policy.NodeModel{BootS: 555, ShutdownS: 480}}},
 		Period:  60,
 	}
-	for _, l := range Slurm(rs).Lines {
+	names, _ := slurm.ExpandHostlist("node[01-64]")
+	s, _ := Slurm(rs, SlurmOptions{Nodes: map[string][]string{"node": names}})
+	for _, l := range s.Lines {
 		fmt.Println(l)
 	}
 	// Output:
+	// SuspendProgram=/usr/local/sbin/ecotune-suspend
+	// ResumeProgram=/usr/local/sbin/ecotune-resume
 	// SuspendTime=1800
+	// SuspendTimeout=480
+	// ResumeTimeout=1110
 	// SuspendRate=0
 	// ResumeRate=0
-	// ResumeTimeout=1110
-	// SuspendTimeout=480
-	// SuspendExcNodes=node[1-64]:2
+	// SuspendExcNodes=node[01-64]:2
 }

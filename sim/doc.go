@@ -130,7 +130,12 @@
 // smoothed count of the slots submitted in local hour h on past days: at
 // each local midnight (TZOffset from the trace) it becomes 1/7 of the day
 // just ended plus 6/7 of its previous value (the first day is taken as it
-// is). Policies must not keep the View's slices after Decide returns.
+// is). Recent and HourlySlots come from a policy.Features, the feature
+// state a daemon keeps too, fed with every submission and the midnights;
+// node entries change state by policy.NodeView.Enter, the rule Features
+// applies (Since, IdleSince, LastFailed). A daemon feeding a Features
+// the same events sees the same View (TestSameViews). Policies must not
+// keep the View's slices after Decide returns.
 // A policy that implements policy.Clairvoyant is first told, through
 // SetFuture, every job's submit, start and end under always-on (replayed
 // once per Simulator and cached) and slots.

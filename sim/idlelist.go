@@ -55,11 +55,11 @@ func (s *Simulator) reserveIdle(k int) {
 	}
 }
 
-// enterIdle records that node i became Idle at the current time.
+// enterIdle records that node i became Idle at the current time (its
+// IdleSince is set: policy.NodeView.Enter).
 func (s *Simulator) enterIdle(i int) {
 	st := &s.st
 	v := &st.view
-	v.Nodes[i].IdleSince = st.now
 	v.IdleNodes++
 	s.reserveIdle(1)
 	st.idleList.add(i, st.now)

@@ -7,11 +7,6 @@ import (
 	"github.com/ecotune/ecotune/policy"
 )
 
-const day = 86400
-
-// smoothing is the weight of the day just ended in View.HourlySlots.
-const smoothing = 1.0 / 7
-
 // replay runs the event loop of one simulation into r.
 func (s *Simulator) replay(p policy.Policy, r *Result) error {
 	s.reset(p, r)
@@ -55,7 +50,7 @@ func (s *Simulator) replay(p policy.Policy, r *Result) error {
 			s.transitions(t)
 		}
 		if t >= st.nextRoll {
-			s.roll()
+			s.roll(t)
 		}
 		if st.nextSubmit == t {
 			s.submit(t)
@@ -98,10 +93,8 @@ func (s *Simulator) reset(p policy.Policy, r *Result) {
 	st.expiries = st.expiries[:0]
 	st.scanned = scanMemo{}
 	st.boots.reset()
-	st.recent = st.recent[:0]
-	st.today = [24]float64{}
-	st.rolled = false
-	st.nextRoll = s.nextMidnight(s.tIni)
+	st.feat.Reset(s.tIni, int(s.tz), 0) // node times stay in the view (see syncView)
+	st.nextRoll = st.feat.NextRoll()
 	st.nextJob, st.ended, st.seq, st.poweredS, st.idle = 0, 0, 0, 0, 0
 	st.nextSubmit = s.jobs[0].submit
 	st.changed, st.schedule = true, false
@@ -110,7 +103,7 @@ func (s *Simulator) reset(p policy.Policy, r *Result) {
 	v := &st.view
 	v.Now, v.Start, v.TZOffset, v.Period = s.tIni, s.tIni, int(s.tz), max(s.period, 0)
 	v.Queue, v.Running, v.Recent = nil, nil, nil
-	v.HourlySlots = [24]float64{}
+	v.HourlySlots = st.feat.HourlySlots()
 	r.PeakPoweredNodes = st.powered
 }
 
@@ -198,55 +191,20 @@ func (s *Simulator) submit(t int64) {
 		if st.indexed {
 			st.cands.set(int(j), info.slots, info.est)
 		}
-		s.arrive(policy.Arrival{Time: t, Slots: int(info.slots), ReqTime: info.req})
+		st.feat.Submitted(policy.Arrival{Time: t, Slots: int(info.slots), ReqTime: info.req})
 		st.schedule = true
 		st.changed = true
 	}
+	st.view.Recent = st.feat.Recent()
 }
 
-// arrive records a submission in View.Recent and today's hourly counts.
-func (s *Simulator) arrive(a policy.Arrival) {
+// roll closes the local days ending by t (the next midnight): the
+// feature state takes each into View.HourlySlots.
+func (s *Simulator) roll(t int64) {
 	st := &s.st
-	if len(st.recent) == cap(st.recent) {
-		n := copy(st.recent, st.recent[len(st.recent)-policy.RecentCap+1:])
-		st.recent = st.recent[:n]
-	}
-	st.recent = append(st.recent, a)
-	st.today[s.localHour(a.Time)] += float64(a.Slots)
-}
-
-func (s *Simulator) localHour(t int64) int {
-	return int(floorMod(t+s.tz, day) / 3600)
-}
-
-func (s *Simulator) nextMidnight(t int64) int64 {
-	local := t + s.tz
-	return local - floorMod(local, day) + day - s.tz
-}
-
-func floorMod(a, b int64) int64 {
-	m := a % b
-	if m < 0 {
-		m += b
-	}
-	return m
-}
-
-// roll closes the local day: each hour's submitted slots enter the
-// smoothed HourlySlots (the first day is taken as it is).
-func (s *Simulator) roll() {
-	st := &s.st
-	h := &st.view.HourlySlots
-	for k := range h {
-		if st.rolled {
-			h[k] += smoothing * (st.today[k] - h[k])
-		} else {
-			h[k] = st.today[k]
-		}
-	}
-	st.rolled = true
-	st.today = [24]float64{}
-	st.nextRoll += day
+	st.feat.Advance(t)
+	st.view.HourlySlots = st.feat.HourlySlots()
+	st.nextRoll = st.feat.NextRoll()
 	st.changed = true
 }
 
@@ -257,7 +215,6 @@ func (s *Simulator) syncView() {
 	v.Now = st.now
 	v.Queue = st.queue.items()
 	v.Running = st.running.items()
-	v.Recent = st.recent[max(0, len(st.recent)-policy.RecentCap):]
 	s.syncIdleLRU()
 }
 

@@ -65,8 +65,7 @@ func (s *Simulator) setState(i int, to policy.NodeState) {
 		v.BootingSlots += n.Slots
 		v.BootingNodes++
 	}
-	n.State = to
-	n.Since = st.now
+	n.Enter(to, st.now) // also LastFailed when a boot fails (Booting → Off)
 	if to == policy.Idle {
 		s.enterIdle(i)
 	}
@@ -115,7 +114,7 @@ func (s *Simulator) release(al *allocation) {
 		}
 		if n.BusySlots -= k; n.BusySlots == 0 { // Busy → Idle
 			st.acct[n.Group].sec[policy.Busy] += now - n.Since
-			n.State, n.Since, n.IdleSince = policy.Idle, now, now
+			n.Enter(policy.Idle, now)
 			l.add(i, now)
 			idle++
 		}
@@ -146,9 +145,9 @@ func (s *Simulator) releaseWhole(al *allocation) {
 	}
 	s.accountWhole(al.nodes)
 	for _, i := range al.nodes {
-		n := &nodes[i]
 		fs.set(i)
-		n.State, n.Since, n.IdleSince, n.BusySlots = policy.Idle, now, now, 0
+		nodes[i].Enter(policy.Idle, now)
+		nodes[i].BusySlots = 0
 		if i < last {
 			l.sorted = false
 		}
@@ -195,8 +194,7 @@ func (s *Simulator) logTaken(al *allocation) {
 // idleToBusy makes Idle node i (view entry n) Busy.
 func (s *Simulator) idleToBusy(n *policy.NodeView, i int) {
 	s.leaveIdle(i)
-	n.State = policy.Busy
-	n.Since = s.st.now
+	n.Enter(policy.Busy, s.st.now)
 }
 
 func (s *Simulator) logChange(i int, to policy.NodeState) {
@@ -247,8 +245,7 @@ func (s *Simulator) bootDone(i int) {
 // bootFail returns booting node i to Off: the boot timed out.
 func (s *Simulator) bootFail(i int) {
 	st := &s.st
-	s.setState(i, policy.Off)
-	st.view.Nodes[i].LastFailed = st.now
+	s.setState(i, policy.Off) // sets LastFailed
 	st.res.BootFailures++
 	if st.now > s.tIni {
 		st.res.Reconfigurations++

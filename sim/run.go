@@ -109,13 +109,11 @@ type state struct {
 	powered    int   // nodes in a powered state
 	poweredS   int64 // Σ powered node-seconds up to poweredAt
 	poweredAt  int64
-	recent     []policy.Arrival
-	today      [24]float64
-	rolled     bool
-	nextRoll   int64
-	indexed    bool  // EASY keeps queued jobs in cands (the queue is long)
-	nextJob    int   // next job to submit
-	nextSubmit int64 // its submit time, or never
+	feat       policy.Features // arrivals and the hourly history (View.Recent, View.HourlySlots)
+	nextRoll   int64           // feat.NextRoll(), kept for the loop
+	indexed    bool            // EASY keeps queued jobs in cands (the queue is long)
+	nextJob    int             // next job to submit
+	nextSubmit int64           // its submit time, or never
 	ended      int
 
 	changed  bool  // the view changed since the policy was last consulted
@@ -238,7 +236,6 @@ func (s *Simulator) allocState() {
 	if s.easy && !s.cons {
 		st.cands = newCandidates(len(s.jobs))
 	}
-	st.recent = make([]policy.Arrival, 0, 2*policy.RecentCap)
 	st.acct = make([]groupAcct, len(s.groups))
 	for g := range st.acct {
 		st.acct[g].init(s.groups[g].Model)

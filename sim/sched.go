@@ -461,7 +461,7 @@ func (s *Simulator) takeLowest(al *allocation, need int32) {
 				fs[w] &^= word & -word // no free slot left
 			}
 			if n.BusySlots == 0 { // Idle → Busy
-				n.State, n.Since = policy.Busy, now
+				n.Enter(policy.Busy, now)
 				idle[pos[i]] = noNode
 				left++
 			}
@@ -489,8 +489,8 @@ func (s *Simulator) takeIdleLowest(al *allocation, need int32) {
 		word := fs[w]
 		for ; word != 0 && need > 0; word &= word - 1 {
 			i := w<<6 + bits.TrailingZeros64(word)
-			n := &nodes[i]
-			n.State, n.Since, n.BusySlots = policy.Busy, now, 1
+			nodes[i].Enter(policy.Busy, now)
+			nodes[i].BusySlots = 1
 			idle[pos[i]] = noNode
 			an[m] = i
 			m++

@@ -4,11 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ecotune/ecotune/daemon"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/reports"
+	"github.com/ecotune/ecotune/slurm"
 )
 
 const exportHelp = `Writes the rule-set file of one solution of a run: the policy and its
@@ -18,13 +22,21 @@ version). The file is validated before it is written; a daemon, or
 "ecotune decide --rules", loads it.
 
 --pick names a preset of the run (qos0, qos0.1, qos0.5, knee, ...) or a row
-of its front. --slurm also prints the slurm.conf power-saving lines the
-solution maps to (idle-timeout solutions: SuspendTime, SuspendRate,
-ResumeRate, ResumeTimeout, SuspendTimeout, SuspendExcNodes), followed by
-comment lines saying what Slurm cannot express.
+of its front. --slurm also prints a complete slurm.conf power-saving block
+for the solution: SuspendProgram and ResumeProgram (--suspend-program,
+--resume-program; example scripts for IPMI and Wake-on-LAN in docs/),
+SuspendTime, SuspendTimeout, ResumeTimeout, SuspendRate and ResumeRate
+(nodes per minute), SuspendExcNodes (--exclude, and an idle-timeout
+solution's spare nodes with the real node names of --nodes-map, the map
+"ecotune daemon" uses), in the syntax of --slurm-version (default 22.05).
+An idle-timeout solution is Slurm's own power saving (SuspendTime is its
+timeout); every other policy needs "ecotune daemon", and SuspendTime is
+then a long backstop (--backstop, a day): never INFINITE, which on 22.05
+switches power saving off and makes Slurm refuse the daemon's commands.
+Comment lines say which and what Slurm cannot express.
 
 Example:
-  ecotune export runs/nasa --pick qos0.1 -o rules.json --slurm`
+  ecotune export runs/nasa --pick qos0.1 -o rules.json --slurm --nodes-map nodes.map >> slurm.conf`
 
 func exportCommand() *cli.Command {
 	return &cli.Command{
@@ -36,6 +48,12 @@ func exportCommand() *cli.Command {
 			&cli.StringFlag{Name: "pick", Usage: "preset name or front row (required)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "rule-set file to write (required)"},
 			&cli.BoolFlag{Name: "slurm", Usage: "also print the slurm.conf power-saving lines"},
+			&cli.StringFlag{Name: "nodes-map", Usage: "with --slurm: group → Slurm hostlist `FILE` (as for ecotune daemon)"},
+			&cli.StringFlag{Name: "exclude", Usage: "with --slurm: Slurm `HOSTLIST` never powered down (SuspendExcNodes)"},
+			&cli.StringFlag{Name: "suspend-program", Value: reports.DefaultSuspendProgram, Usage: "with --slurm: SuspendProgram `PATH`"},
+			&cli.StringFlag{Name: "resume-program", Value: reports.DefaultResumeProgram, Usage: "with --slurm: ResumeProgram `PATH`"},
+			&cli.StringFlag{Name: "slurm-version", Value: "22.05", Usage: "with --slurm: target Slurm `VERSION`"},
+			&cli.Int64Flag{Name: "backstop", Value: 86400, Usage: "with --slurm: SuspendTime `SECONDS` when ecotune daemon drives shutdowns"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite an existing file"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (path, rule set, slurm)"},
 		},
@@ -53,6 +71,12 @@ func runExport(c *cli.Context) error {
 	}
 	if err := requireFlags(c, "pick", "output"); err != nil {
 		return err
+	}
+	var opts reports.SlurmOptions
+	if c.Bool("slurm") {
+		if opts, err = slurmOptions(c); err != nil {
+			return err
+		}
 	}
 	run, err := reports.LoadRun(args[0])
 	if err != nil {
@@ -72,7 +96,10 @@ func runExport(c *cli.Context) error {
 	}
 	var slurm *reports.SlurmConfig
 	if c.Bool("slurm") {
-		s := reports.Slurm(rs)
+		s, err := reports.Slurm(rs, opts)
+		if err != nil {
+			return err
+		}
 		slurm = &s
 	}
 	if c.Bool("json") {
@@ -81,6 +108,9 @@ func runExport(c *cli.Context) error {
 	fmt.Fprintf(c.App.ErrWriter, "wrote %s (%s, %s)\n", out, rs.Policy.Name, pick.Label)
 	if slurm != nil {
 		fmt.Fprintf(c.App.Writer, "# slurm.conf power saving for %s (%s), from %s\n", rs.Policy.Name, pick.Label, run.Dir)
+		for _, l := range slurm.Comments {
+			fmt.Fprintln(c.App.Writer, "# "+l)
+		}
 		for _, l := range slurm.Lines {
 			fmt.Fprintln(c.App.Writer, l)
 		}
@@ -90,4 +120,38 @@ func runExport(c *cli.Context) error {
 		}
 	}
 	return nil
+}
+
+// slurmOptions reads export's --slurm flags.
+func slurmOptions(c *cli.Context) (reports.SlurmOptions, error) {
+	o := reports.SlurmOptions{SuspendProgram: c.String("suspend-program"), ResumeProgram: c.String("resume-program"), Backstop: c.Int64("backstop")}
+	v, err := slurm.ParseVersion(c.String("slurm-version"))
+	if err != nil {
+		return o, fmt.Errorf("--slurm-version: %w", err)
+	}
+	o.Version = v
+	if o.Backstop < 1 {
+		return o, fmt.Errorf("--backstop: %d, want at least 1 s", o.Backstop)
+	}
+	for _, p := range []string{o.SuspendProgram, o.ResumeProgram} {
+		if !filepath.IsAbs(p) || strings.ContainsAny(p, " \t\n") {
+			return o, fmt.Errorf("--suspend-program, --resume-program: %q, want an absolute path without spaces", p)
+		}
+	}
+	if x := c.String("exclude"); x != "" {
+		if o.Exclude, err = slurm.ExpandHostlist(x); err != nil {
+			return o, fmt.Errorf("--exclude: %w", err)
+		}
+	}
+	if p := c.String("nodes-map"); p != "" {
+		m, err := daemon.ReadNodeMap(p)
+		if err != nil {
+			return o, err
+		}
+		o.Nodes = map[string][]string{}
+		for _, e := range m.Groups {
+			o.Nodes[e.Group] = e.Hosts
+		}
+	}
+	return o, nil
 }

@@ -97,13 +97,35 @@ func TestExportThenDecide(t *testing.T) {
 
 func TestExportSlurmLines(t *testing.T) {
 	dir, _ := writeRunDir(t)
-	out, err := runApp(t, "export", dir, "--pick", "qos0", "-o", filepath.Join(t.TempDir(), "r.json"), "--slurm")
-	if err != nil {
+	nodesMap := filepath.Join(t.TempDir(), "nodes.map")
+	if err := os.WriteFile(nodesMap, []byte("# group hostlist\nnode cn[01-04]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, line := range []string{"SuspendTime=3600\n", "SuspendExcNodes=node[1-4]:1\n", "# What Slurm cannot express:\n"} {
-		if !strings.Contains(out, line) {
-			t.Errorf("output lacks %q:\n%s", line, out)
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{nil, []string{"SuspendProgram=/usr/local/sbin/ecotune-suspend\n", "SuspendTime=3600\n", "SuspendRate=0\n",
+			"# spare=1: add SuspendExcNodes=YOUR_NODES:1", "# What Slurm cannot express:\n"}},
+		{[]string{"--nodes-map", nodesMap, "--exclude", "cn04", "--suspend-program", "/opt/off", "--resume-program", "/opt/on"},
+			[]string{"SuspendProgram=/opt/off\n", "ResumeProgram=/opt/on\n", "SuspendExcNodes=cn04:1,cn[01-04]:1\n"}},
+	}
+	for _, tt := range tests {
+		args := append([]string{"export", dir, "--pick", "qos0", "-o", filepath.Join(t.TempDir(), "r.json"), "--slurm"}, tt.args...)
+		out, err := runApp(t, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range tt.want {
+			if !strings.Contains(out, line) {
+				t.Errorf("%v: output lacks %q:\n%s", tt.args, line, out)
+			}
+		}
+	}
+	for _, bad := range [][]string{{"--slurm-version", "x"}, {"--suspend-program", "relative/path"}, {"--exclude", "cn[4-1]"}} {
+		args := append([]string{"export", dir, "--pick", "qos0", "-o", filepath.Join(t.TempDir(), "r.json"), "--slurm"}, bad...)
+		if _, err := runApp(t, args...); err == nil {
+			t.Errorf("%v: no error", bad)
 		}
 	}
 }

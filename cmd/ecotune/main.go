@@ -45,6 +45,7 @@ func newApp() *cli.App {
 			compareCommand(),
 			reportCommand(),
 			exportCommand(),
+			daemonCommand(),
 		},
 		EnableBashCompletion: true,
 	}
