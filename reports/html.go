@@ -43,6 +43,7 @@ figcaption { font-size: 0.9em; color: #555; }
 {{range .Fronts}}{{template "figure" .}}{{end}}
 {{if .Timelines}}<h2>Timeline of the picked solution on the test split</h2>
 {{template "table" .Replay}}
+{{range .Breakdowns}}{{template "table" .}}{{end}}
 {{range .Timelines}}{{template "figure" .}}{{end}}
 <p>Paraver trace of the node states: <code>solution.prv</code>, <code>solution.pcf</code>, <code>solution.row</code>.</p>
 {{end}}
@@ -98,6 +99,7 @@ func (rep *Report) HTML(rendered map[string][]byte) ([]byte, error) {
 		"EnergySplit": rep.energySplit(),
 		"Holdout":     rep.holdoutTable(false),
 		"Replay":      rep.replayTableIf(),
+		"Breakdowns":  rep.breakdownTables(),
 		"Details":     rep.detailTables(),
 		"Fronts":      fronts,
 		"Timelines":   timelines,

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
@@ -58,10 +59,12 @@ type Report struct {
 	Fronts   []*Figure
 	// Timeline of the picked solution on the test split (nil when not
 	// simulated): the replay, its window and figures.
-	Replay    *sim.Result
-	From, To  int64
-	Timelines []*Figure
-	Paraver   *Paraver
+	Replay *sim.Result
+	// Breakdowns are the replay's scores per user, group and partition.
+	Breakdowns *objectives.Breakdowns
+	From, To   int64
+	Timelines  []*Figure
+	Paraver    *Paraver
 }
 
 // Build gathers the report of r.
@@ -102,6 +105,11 @@ func (rep *Report) replay(opt Options) error {
 		return err
 	}
 	rep.Replay = res
+	b, err := breakdowns(test, res)
+	if err != nil {
+		return err
+	}
+	rep.Breakdowns = &b
 	from, to := res.TIni, res.TEnd
 	if opt.From != 0 || opt.To != 0 {
 		from, to = window(opt.From, opt.To, res.TIni, res.TEnd)
@@ -151,7 +159,7 @@ func window(from, to, tIni, tEnd int64) (int64, int64) {
 
 func utc(t int64) string { return time.Unix(t, 0).UTC().Format(time.RFC3339) }
 
-// Replay simulates cfg on tr with the timeline on, on the cluster and
+// Replay simulates cfg on tr with the timeline and placements on, on the cluster and
 // scheduler run.json records.
 func Replay(tr *datasets.Trace, m *tuner.RunMeta, cfg policy.Config) (*sim.Result, error) {
 	p, err := policy.New(cfg)
@@ -162,7 +170,7 @@ func Replay(tr *datasets.Trace, m *tuner.RunMeta, cfg policy.Config) (*sim.Resul
 	if err != nil {
 		return nil, fmt.Errorf("reports: replay: %w", err)
 	}
-	res, err := sim.Run(tr, c, p, sim.Options{Scheduler: m.Scheduler, Timeline: true})
+	res, err := sim.Run(tr, c, p, sim.Options{Scheduler: m.Scheduler, Timeline: true, JobNodes: true})
 	if err != nil {
 		return nil, fmt.Errorf("reports: replay of %s: %w", cfg.Name, err)
 	}

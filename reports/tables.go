@@ -292,6 +292,7 @@ func (rep *Report) tables() []table {
 	ts := []table{rep.holdoutTable(false)}
 	if rep.Replay != nil {
 		ts = append(ts, rep.replayTable())
+		ts = append(ts, rep.breakdownTables()...)
 	}
 	return append(ts, rep.detailTables()...)
 }

@@ -26,7 +26,7 @@ const (
 
 // Options control one replay.
 type Options struct {
-	Scheduler string // FCFS (default) or EASY
+	Scheduler string // FCFS (default), EASY or Conservative
 	// UseRunTime makes backfilling use the job's real run time instead of
 	// its requested time.
 	UseRunTime bool
@@ -40,6 +40,7 @@ type Options struct {
 	BootTimeout  int64
 	Seed         int64
 	Timeline     bool // record node-state changes and requested/powered slots
+	JobNodes     bool // record where each job ran (Result.Placements)
 }
 
 // JobRecord is what happened to one job.
@@ -83,6 +84,12 @@ type Result struct {
 	IgnoredCommands  int64
 	PeakPoweredNodes int
 	Timeline         *Timeline // nil unless Options.Timeline
+	// Placements holds where each job ran, in trace order, and NodeNames
+	// and NodeSlots the nodes' host names and slots; nil unless
+	// Options.JobNodes.
+	Placements []Placement
+	NodeNames  []string
+	NodeSlots  []int32
 }
 
 // Change is one node-state change.

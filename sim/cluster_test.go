@@ -94,7 +94,6 @@ func TestNewErrors(t *testing.T) {
 		{makeTrace(job{10, 1, 1, 0}, job{5, 1, 1, 0}), sim.Options{}, "sorted by submit time"},
 		{makeTrace(), sim.Options{}, "no job"},
 		{makeTrace(job{0, 1, 1, 0}), sim.Options{Scheduler: "lottery"}, "unknown scheduler"},
-		{makeTrace(job{0, 1, 1, 0}), sim.Options{Scheduler: sim.Conservative}, "not supported"},
 		{makeTrace(job{0, 1, 1, 0}), sim.Options{Period: -5}, "period -5"},
 		{makeTrace(job{0, 1, 1, 0}), sim.Options{BootFailProb: 1}, "boot failure probability"},
 	} {

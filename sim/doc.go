@@ -1,6 +1,6 @@
 // Package sim is a deterministic discrete-event cluster simulator: nodes and
-// their power states, a job queue with FCFS or EASY backfilling, energy
-// accounting, and a record of what happened.
+// their power states, a job queue with FCFS, EASY or conservative
+// backfilling, energy accounting, and a record of what happened.
 //
 // # Time and jobs
 //
@@ -40,7 +40,8 @@
 // estimates, enough slots are free on Idle, Busy and booting nodes: a booting
 // node counts with all its slots at its expected boot end, a running job
 // frees its slots at start + estimate (an estimate already overrun counts as
-// ending now) — and starts, in queue order, every later job that fits in the
+// ending now, and its expiry is an event: the scheduler passes again at
+// that second, as the shadow time may move earlier) — and starts, in queue order, every later job that fits in the
 // free slots now and either ends by its estimate before the shadow time or
 // fits in the slots the head will not need then. The estimate is the logged
 // requested time, or the run time when the log has none (requested time ≤ 0)
@@ -50,8 +51,18 @@
 // now (a shutting-down node once its shutdown ends and it could boot
 // again), as a scheduler with power saving treats powered-down nodes
 // (Slurm's ResumeTimeout): the head keeps a reservation, and jobs that
-// would hold it up do not backfill. Conservative backfilling is not
-// implemented (New returns an error).
+// would hold it up do not backfill.
+//
+// Conservative backfilling gives every queued job a reservation: at each
+// pass it plans the queue afresh, in queue order, each job at the earliest
+// time from which its slots stay free for its estimate, by the same
+// estimates (overrun ones ending now, their expiry an event) and boots,
+// after the reservations of the jobs ahead of it; a job planned now
+// starts if its slots are free now. So a job starts early only if it
+// delays no reservation of a job ahead of it; a reservation moves earlier
+// as jobs end before their estimates. When the running and booting slots
+// can never hold a job, Off and shutting-down nodes join the plan as in
+// EASY's reservation.
 //
 // A starting job takes free slots on the lowest-numbered nodes first, as
 // many as each node has free. A policy that implements policy.Placer is
@@ -63,7 +74,8 @@
 //
 // Everything that happens at the same second is processed in this order:
 //
-//  1. jobs end (in trace order), freeing their slots;
+//  1. jobs end (in trace order), freeing their slots; running jobs'
+//     estimates that run out now expire (backfilling schedulers);
 //  2. transitions complete: boots done (node Idle), then boots failed
 //     (node Off), then shutdowns done (node Off), each in node order;
 //  3. at local midnight, View.HourlySlots takes in the day just ended;
@@ -148,6 +160,14 @@
 // EnterWh) per shutdown started in [TIni, TEnd) — the transition energies
 // are the whole energy of Booting and ShuttingDown, which draw no power of
 // their own. Nothing is accumulated in floating point per event.
+//
+// # Per job
+//
+// Result.Jobs holds each job's submit, start and end. With
+// Options.JobNodes, Result.Placements also holds where each ran (its
+// slots on each node, in the order taken); JobRows joins both with the
+// trace's user, group and partition (JobPartition), and WriteJobsFile
+// writes them as CSV or Parquet.
 //
 // # Performance
 //

@@ -29,11 +29,13 @@ func fuzzTrace(data []byte, total int) *datasets.Trace {
 // boots failing, would keep a wider one from finding all its nodes on at
 // once for simulated years (a job of the whole 32-slot cluster took 80 s
 // to replay; testdata/fuzz/FuzzRun/473b7ca3a6d343e6). Mode bit 16 runs
-// them on one-slot nodes, bit 32 there in one group.
+// them on one-slot nodes, bit 32 there in one group; bit 64 schedules
+// by conservative backfilling.
 func FuzzRun(f *testing.F) {
 	f.Add([]byte{0, 10, 1, 0, 5, 20, 3, 2, 0, 0, 7, 1}, uint8(0))
 	f.Add([]byte{1, 255, 9, 9, 0, 1, 0, 0, 200, 3, 4, 5, 0, 0, 1, 1}, uint8(3))
 	f.Add([]byte{0, 10, 5, 0, 5, 20, 3, 2, 0, 0, 7, 1, 3, 9, 2, 4}, uint8(16+32+1))
+	f.Add([]byte{0, 10, 5, 0, 5, 20, 3, 2, 0, 0, 7, 1, 3, 9, 2, 4}, uint8(64+2))
 	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
 		c := propertyCluster()
 		if mode&16 != 0 {
@@ -44,6 +46,9 @@ func FuzzRun(f *testing.F) {
 			return
 		}
 		opt := Options{Scheduler: []string{FCFS, EASY}[mode%2], Period: []int64{EveryEvent, 60, 7}[mode/2%3], Timeline: true}
+		if mode&64 != 0 {
+			opt.Scheduler = Conservative
+		}
 		if mode&8 != 0 {
 			opt.BootFailProb, opt.Seed = 0.3, int64(mode)
 		}

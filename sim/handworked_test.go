@@ -158,6 +158,35 @@ func TestHandWorked(t *testing.T) {
 			},
 		},
 		{
+			// An estimate's expiry is an event (issue 18's reproducer).
+			// EASY, always on, 10 nodes of 1 slot, every event.
+			// 0: j1 (6 slots, req 100, run 1000) on nodes 0–5 and j2
+			//    (2 slots, req 150, run 1000) on nodes 6–7, both 0–1000.
+			// 1: j3 (8 slots) is the blocked head: 2 free + j1's 6 at
+			//    100 = 8, shadow 100, extra 0 (j2's end, 150, is later).
+			// 2: j4 (2 slots, req 5000, run 50) fits now but 2+5000 > 100
+			//    and extra = 0: it waits.
+			// 100: j1's estimate runs out (it counts as ending now):
+			//    shadow 100 = now, extra 0, nothing starts.
+			// 150: j2's runs out too: 2 + 6 + 2 = 10 slots by 150, extra
+			//    2: j4 backfills on nodes 8–9, 150–200. (Without the
+			//    expiry as an event, nothing happens until 1000 and j4
+			//    starts then.)
+			// 1000: j1 and j2 end, j3 runs on nodes 0–7 to 1100 = TEnd.
+			// Busy node-s = 6000 + 2000 + 800 + 100 = 8900, idle 11000 −
+			// 8900 = 2100. Energy = (2100·10 + 8900·10 + 8900·5) / 3600
+			// = 154500/3600 Wh.
+			name:  "easy estimate expiry",
+			nodes: 10,
+			jobs:  []job{{0, 1000, 6, 100}, {0, 1000, 2, 150}, {1, 100, 8, 100}, {2, 50, 2, 5000}},
+			opt:   sim.Options{Scheduler: sim.EASY, Period: sim.EveryEvent},
+			want: want{
+				starts: []int64{0, 0, 1000, 150}, tEnd: 1100,
+				stateSeconds:    sim.StateSeconds{policy.Idle: 2100, policy.Busy: 8900},
+				busySlotSeconds: 8900, energyWh: 154500.0 / 3600,
+			},
+		},
+		{
 			// Frequency levels: 2 nodes, nominal (5 W per busy slot) and
 			// slow (2 W, speed 0.5). 0: j1 (50 s) starts on node 0; the
 			// decision sets the idle node 1 slow. 10: j2 (100 s) takes

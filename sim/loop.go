@@ -21,6 +21,9 @@ func (s *Simulator) replay(p policy.Policy, r *Result) error {
 		if len(st.events) > 0 {
 			t = min(t, st.events[0].t)
 		}
+		if len(st.expiries) > 0 {
+			t = min(t, st.expiries[0])
+		}
 		dec := st.wakeTick // the next decision
 		if st.changed && s.period > 0 {
 			dec = st.tick
@@ -32,6 +35,9 @@ func (s *Simulator) replay(p policy.Policy, r *Result) error {
 		s.advance(t)
 		for len(st.events) > 0 && st.events[0].t == t {
 			s.end(st.events.pop().j)
+		}
+		if len(st.expiries) > 0 && st.expiries[0] == t {
+			s.expire(t)
 		}
 		if st.ended == len(s.jobs) {
 			s.finish(r, t)
@@ -84,6 +90,7 @@ func (s *Simulator) reset(p policy.Policy, r *Result) {
 	st.qslots.reset()
 	st.running.reset()
 	st.ends = st.ends[:0]
+	st.expiries = st.expiries[:0]
 	st.scanned = scanMemo{}
 	st.boots.reset()
 	st.feat.Reset(s.tIni, int(s.tz), 0) // node times stay in the view (see syncView)

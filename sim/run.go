@@ -52,7 +52,8 @@ type Simulator struct {
 	ticks  divisor // by period, when positive
 	tIni   int64
 	tz     int64
-	easy   bool
+	easy   bool // a backfilling scheduler: EASY or conservative
+	cons   bool // conservative backfilling
 
 	jobs       []jobInfo
 	queued     []policy.QueuedJob // each job as it enters the queue
@@ -88,6 +89,8 @@ type state struct {
 	running    seqList[policy.RunningJob]
 	ends       []endEntry // EASY: running jobs by estimated end, latest first
 	boots      bootEnds   // EASY: booting nodes by expected end
+	expiries   expiries   // EASY: overrun estimates' expiry times
+	plan       profile    // conservative: the free slots planned over time
 	resv       []endEntry // EASY: scratch for offReservation
 	freeSet    bitset     // Idle or Busy nodes with a free slot (Slots − BusySlots in the view)
 	idleList   idleList   // Idle nodes by IdleSince, then ID
@@ -153,9 +156,9 @@ func (s *Simulator) setOptions() error {
 	case EASY:
 		s.easy = true
 	case Conservative:
-		return fmt.Errorf("sim: scheduler %q is not supported (use %q or %q)", o.Scheduler, FCFS, EASY)
+		s.easy, s.cons = true, true
 	default:
-		return fmt.Errorf("sim: unknown scheduler %q (use %q or %q)", o.Scheduler, FCFS, EASY)
+		return fmt.Errorf("sim: unknown scheduler %q (use %q, %q or %q)", o.Scheduler, FCFS, EASY, Conservative)
 	}
 	switch {
 	case o.Period == 0:
@@ -230,7 +233,7 @@ func (s *Simulator) allocState() {
 	st.startSeq = make([]int32, len(s.jobs))
 	st.order = make([]int, 0, n)
 	st.qslots = newQueueSlots(s.totalSlots)
-	if s.easy {
+	if s.easy && !s.cons {
 		st.cands = newCandidates(len(s.jobs))
 	}
 	st.acct = make([]groupAcct, len(s.groups))
@@ -271,6 +274,9 @@ func (s *Simulator) RunInto(p policy.Policy, r *Result) error {
 	*r = Result{Jobs: jobs, Nodes: len(s.nodeSlots), Slots: s.totalSlots}
 	if s.opt.Timeline {
 		r.Timeline = &Timeline{NodeNames: append([]string(nil), s.names...)}
+	}
+	if s.opt.JobNodes {
+		s.preparePlacements(r)
 	}
 	if err := s.replay(p, r); err != nil {
 		return fmt.Errorf("sim: policy %s: %w", p.Name(), err)

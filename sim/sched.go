@@ -104,6 +104,12 @@ func (s *Simulator) schedulePass() {
 		s.start(0)
 	}
 	if n := st.queue.len(); s.easy && n > 1 && st.avail > 0 {
+		if s.cons {
+			if st.avail >= st.qslots.min {
+				s.conservativeBackfill()
+			}
+			return
+		}
 		switch { // index the queue while it is long (hysteresis)
 		case !st.indexed && n >= s.indexFrom:
 			s.index()
@@ -402,6 +408,9 @@ func (s *Simulator) start(qi int) {
 	if st.res.Timeline != nil {
 		s.logTaken(al)
 	}
+	if st.res.Placements != nil {
+		s.place(j, al)
+	}
 	st.avail -= int(info.slots)
 	run := s.scaledRun(info.run, al.nodes)
 	s.addSlotSeconds(al, info.slots, run)
@@ -422,6 +431,9 @@ func (s *Simulator) start(qi int) {
 	st.events.push(jobEnd{t: st.now + run, j: j})
 	if s.easy {
 		s.addEnd(st.now+info.est, j, info.slots)
+		if info.est < run {
+			st.expiries.push(st.now + info.est)
+		}
 	}
 	st.changed = true
 }

@@ -51,6 +51,13 @@ func BenchmarkSDSCSP2EASYIdleTimeout(b *testing.B) {
 	benchRun(b, tr, idleTimeout(b), sim.Options{Scheduler: sim.EASY})
 }
 
+// BenchmarkSDSCSP2ConservativeIdleTimeout: conservative backfilling, a
+// plan for every queued job at each pass.
+func BenchmarkSDSCSP2ConservativeIdleTimeout(b *testing.B) {
+	tr := openTrace(b, "SDSC-SP2-1998-4.2-cln.swf.gz")
+	benchRun(b, tr, idleTimeout(b), sim.Options{Scheduler: sim.Conservative})
+}
+
 func BenchmarkSDSCSP2FCFSAlwaysOn(b *testing.B) {
 	tr := openTrace(b, "SDSC-SP2-1998-4.2-cln.swf.gz")
 	benchRun(b, tr, alwaysOn(b), sim.Options{Scheduler: sim.FCFS})

@@ -33,7 +33,7 @@ func compareCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "compare",
 		Usage:       "baseline policies side by side on one trace",
-		UsageText:   "ecotune compare [--trace T] [--policies a,b,...] [--run RUN_DIR] [--sweep name=a:b:step] [--cluster F | --nodes N] [--scheduler fcfs|easy] [--json|--csv|--markdown]",
+		UsageText:   "ecotune compare [--trace T] [--policies a,b,...] [--run RUN_DIR] [--sweep name=a:b:step] [--cluster F | --nodes N] [--scheduler fcfs|easy|conservative] [--json|--csv|--markdown]",
 		Description: compareHelp,
 		Flags: append(traceFlags(),
 			&cli.StringFlag{Name: "policies", Aliases: []string{"p"}, Usage: "comma-separated policies (default: every policy)"},
@@ -43,7 +43,7 @@ func compareCommand() *cli.Command {
 			&cli.IntFlag{Name: "nodes", Usage: "uniform cluster of N nodes"},
 			&cli.IntFlag{Name: "slots-per-node", Usage: "slots of each node with --nodes (default 1)"},
 			&cli.StringFlag{Name: "model", Value: "escs", Usage: "built-in power model (" + strings.Join(sim.ModelNames(), ", ") + ")"},
-			&cli.StringFlag{Name: "scheduler", Value: sim.FCFS, Usage: "fcfs or easy (default with --run: the run's)"},
+			&cli.StringFlag{Name: "scheduler", Value: sim.FCFS, Usage: "fcfs, easy or conservative (default with --run: the run's)"},
 			&cli.Int64Flag{Name: "period", Value: sim.DefaultPeriod, Usage: "decision cycle in seconds"},
 			&cli.IntFlag{Name: "workers", Usage: "parallel simulations (default: GOMAXPROCS)"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
@@ -31,18 +32,29 @@ lists them). --period is the decision cycle in seconds; 0 consults the
 policy at every event. sim_seconds in the output is the wall time of the
 simulation alone (loading the trace excluded). --timeline writes node-state
 changes and requested/powered/busy slots over time (CSV, or Parquet when
-the name ends in .parquet).
+the name ends in .parquet). --jobs writes one row per job (CSV, or Parquet
+by the name's extension): job_id, user, group, partition (the log's
+partition or queue, else "default"), submit, start, end, wait_s, run_s,
+slots, nodes (host names, space-separated).
+
+--scheduler is fcfs, easy (EASY backfilling: the blocked head holds a
+reservation) or conservative (every queued job holds one); backfilling
+estimates jobs by their requested time (--use-run-time: by their run time).
+--json adds by_user, by_group and by_partition: for each name its jobs,
+mean/median/max wait, p90 wait ratio (qos_p90 over its jobs) and
+node-hours.
 
 Examples:
   ecotune simulate --trace SDSC-SP2-1998-4.2-cln.swf.gz --policy always-on
   ecotune simulate -t sp2.parquet --policy idle-timeout --set idle_timeout=600 --scheduler easy --json
-  ecotune simulate -t osc.swf --cluster osc.yaml --policy idle-timeout --timeline osc.csv`
+  ecotune simulate -t osc.swf --cluster osc.yaml --policy idle-timeout --timeline osc.csv
+  ecotune simulate -t repro.swf --nodes 10 --scheduler easy --period 0 --jobs out.csv`
 
 func simulateCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "simulate",
 		Usage:       "one replay of a trace under a policy, and its scores",
-		UsageText:   "ecotune simulate --trace T --policy NAME [--set k=v ...] [--cluster FILE | --nodes N --slots-per-node S] [--model escs] [--scheduler fcfs|easy] [--period 60] [--timeline FILE] [--json]",
+		UsageText:   "ecotune simulate --trace T --policy NAME [--set k=v ...] [--cluster FILE | --nodes N --slots-per-node S] [--model escs] [--scheduler fcfs|easy|conservative] [--period 60] [--timeline FILE] [--jobs FILE] [--json]",
 		Description: simulateHelp + "\n\nScores (objectives.All: name, better, unit, meaning):\n" + objectives.Help(),
 		Flags: append(traceFlags(),
 			&cli.StringFlag{Name: "policy", Aliases: []string{"p"}, Value: "always-on", Usage: "policy name (see `ecotune policies`)"},
@@ -51,13 +63,14 @@ func simulateCommand() *cli.Command {
 			&cli.IntFlag{Name: "nodes", Usage: "uniform cluster of N nodes"},
 			&cli.IntFlag{Name: "slots-per-node", Usage: "slots of each node with --nodes (default 1)"},
 			&cli.StringFlag{Name: "model", Value: "escs", Usage: "built-in power model (" + strings.Join(sim.ModelNames(), ", ") + ")"},
-			&cli.StringFlag{Name: "scheduler", Value: sim.FCFS, Usage: "fcfs or easy"},
-			&cli.BoolFlag{Name: "use-run-time", Usage: "EASY estimates jobs by their run time, not the requested time"},
+			&cli.StringFlag{Name: "scheduler", Value: sim.FCFS, Usage: "fcfs, easy or conservative"},
+			&cli.BoolFlag{Name: "use-run-time", Usage: "backfilling estimates jobs by their run time, not the requested time"},
 			&cli.Int64Flag{Name: "period", Value: sim.DefaultPeriod, Usage: "decision cycle in seconds (0: at every event)"},
 			&cli.Float64Flag{Name: "boot-fail", Usage: "probability that a boot fails"},
 			&cli.Int64Flag{Name: "seed", Usage: "seed of boot failures and randomised policies"},
 			&cli.StringFlag{Name: "timeline", Usage: "write the timeline to `FILE` (.csv or .parquet)"},
-			&cli.BoolFlag{Name: "force", Usage: "replace an existing timeline file"},
+			&cli.StringFlag{Name: "jobs", Usage: "write one row per job to `FILE` (.csv or .parquet)"},
+			&cli.BoolFlag{Name: "force", Usage: "replace an existing timeline or jobs file"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
 		),
 		Action: runSimulate,
@@ -77,6 +90,7 @@ type simulateReport struct {
 	BootFailures    int64   `json:"boot_failures"`
 	IgnoredCommands int64   `json:"ignored_commands"`
 	SimSeconds      float64 `json:"sim_seconds"`
+	objectives.Breakdowns
 }
 
 func runSimulate(c *cli.Context) error {
@@ -103,6 +117,9 @@ func runSimulate(c *cli.Context) error {
 	opt := sim.Options{
 		Scheduler: c.String("scheduler"), UseRunTime: c.Bool("use-run-time"), Period: c.Int64("period"),
 		BootFailProb: c.Float64("boot-fail"), Seed: c.Int64("seed"), Timeline: c.String("timeline") != "",
+		// Where jobs ran: for the jobs file, and for node-hours when nodes
+		// differ in slots (else slots give them exactly).
+		JobNodes: c.String("jobs") != "" || c.Bool("json") && !sameSlots(cluster),
 	}
 	if opt.Period == 0 {
 		opt.Period = sim.EveryEvent
@@ -124,15 +141,54 @@ func runSimulate(c *cli.Context) error {
 			return err
 		}
 	}
+	if path := c.String("jobs"); path != "" {
+		rows, err := sim.JobRows(tr, &r)
+		if err != nil {
+			return err
+		}
+		if err := sim.WriteJobsFile(path, rows, c.Bool("force")); err != nil {
+			return err
+		}
+	}
 	rep := simulateReport{
 		Trace: traceName(c, tr), Policy: cfg.Name, Params: cfg.Params, Scheduler: c.String("scheduler"),
 		PeriodS: c.Int64("period"), Nodes: r.Nodes, Slots: r.Slots, Scores: objectives.Compute(&r),
 		BootFailures: r.BootFailures, IgnoredCommands: r.IgnoredCommands, SimSeconds: elapsed,
 	}
 	if c.Bool("json") {
+		if rep.Breakdowns, err = breakdowns(tr, &r); err != nil {
+			return err
+		}
 		return json.NewEncoder(c.App.Writer).Encode(rep)
 	}
 	return rep.writeText(c)
+}
+
+// breakdowns scores r's jobs per user, group and partition.
+func breakdowns(tr *datasets.Trace, r *sim.Result) (b objectives.Breakdowns, err error) {
+	users, groups, parts := make([]string, len(tr.Jobs)), make([]string, len(tr.Jobs)), make([]string, len(tr.Jobs))
+	for i := range tr.Jobs {
+		j := &tr.Jobs[i]
+		users[i], groups[i], parts[i] = j.User, j.Group, sim.JobPartition(j)
+	}
+	if b.ByUser, err = objectives.Breakdown(r, users); err != nil {
+		return b, err
+	}
+	if b.ByGroup, err = objectives.Breakdown(r, groups); err != nil {
+		return b, err
+	}
+	b.ByPartition, err = objectives.Breakdown(r, parts)
+	return b, err
+}
+
+// sameSlots reports whether every node of c has as many slots.
+func sameSlots(c sim.Cluster) bool {
+	for _, g := range c.Groups {
+		if g.Slots != c.Groups[0].Slots {
+			return false
+		}
+	}
+	return true
 }
 
 func (r simulateReport) writeText(c *cli.Context) error {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"errors"
 	"os"
 	"path/filepath"
@@ -28,7 +29,8 @@ func TestSimulateJSON(t *testing.T) {
 	var m map[string]any
 	decodeOne(t, out, &m)
 	for _, k := range []string{"jobs", "makespan_s", "qos_p90", "off_node_seconds", "reconfigurations", "energy_kwh",
-		"mean_wait_s", "max_wait_s", "boots", "shutdowns", "sim_seconds", "policy", "trace", "scheduler", "nodes", "slots"} {
+		"mean_wait_s", "max_wait_s", "boots", "shutdowns", "sim_seconds", "policy", "trace", "scheduler", "nodes", "slots",
+		"by_user", "by_group", "by_partition"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("no key %q", k)
 		}
@@ -74,5 +76,70 @@ func TestSimulateTimeline(t *testing.T) {
 		if _, err := runApp(t, append(args, "--force")...); err != nil {
 			t.Errorf("--force: %v", err)
 		}
+	}
+}
+
+// reproSWF is issue 18's estimate-expiry reproducer: on 10 one-slot
+// nodes under EASY, job 4 starts at 150, when job 2's estimate runs out
+// (see sim's TestHandWorked).
+const reproSWF = `; estimate expiry
+1 0 -1 1000 6 -1 -1 6 100 -1 1 1 1 -1 1 -1 -1 -1
+2 0 -1 1000 2 -1 -1 2 150 -1 1 2 1 -1 1 -1 -1 -1
+3 1 -1 100 8 -1 -1 8 100 -1 1 1 2 -1 1 -1 -1 -1
+4 2 -1 50 2 -1 -1 2 5000 -1 1 3 2 -1 1 -1 -1 -1
+`
+
+func TestSimulateJobs(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "REPRO.swf")
+	if err := os.WriteFile(trace, []byte(reproSWF), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, sched := range []string{"easy", "conservative"} {
+		out := filepath.Join(dir, sched+".csv")
+		if _, err := runApp(t, "simulate", "--trace", trace, "--nodes", "10", "--scheduler", sched, "--period", "0", "--jobs", out); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := csv.NewReader(f).ReadAll()
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(recs) != 5 || strings.Join(recs[0], ",") != "job_id,user,group,partition,submit,start,end,wait_s,run_s,slots,nodes" {
+			t.Fatalf("%s: %d rows, header %v", sched, len(recs), recs[0])
+		}
+		if got := recs[4]; got[0] != "4" || got[5] != "150" || got[10] != "node09 node10" {
+			t.Errorf("%s: job 4's row %v: want start 150 on node09 node10", sched, got)
+		}
+	}
+	pq := filepath.Join(dir, "jobs.parquet")
+	out, err := runApp(t, "simulate", "--trace", trace, "--nodes", "10", "--scheduler", "easy", "--period", "0", "--jobs", pq, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(pq); err != nil || !strings.HasPrefix(string(data), "PAR1") {
+		t.Errorf("parquet jobs file: %v", err)
+	}
+	var rep struct {
+		ByUser []struct {
+			Name string `json:"name"`
+			Jobs int    `json:"jobs"`
+		} `json:"by_user"`
+		ByPartition []struct {
+			Name string `json:"name"`
+			Jobs int    `json:"jobs"`
+		} `json:"by_partition"`
+	}
+	decodeOne(t, out, &rep)
+	// Users 1 (jobs 1, 3), 2 and 3; one queue, numbered 1.
+	if len(rep.ByUser) != 3 || rep.ByUser[0].Name != "1" || rep.ByUser[0].Jobs != 2 || len(rep.ByPartition) != 1 || rep.ByPartition[0].Jobs != 4 {
+		t.Errorf("by_user %+v, by_partition %+v", rep.ByUser, rep.ByPartition)
+	}
+	if _, err := runApp(t, "simulate", "--trace", trace, "--nodes", "10", "--jobs", pq); !errors.Is(err, sim.ErrExists) {
+		t.Errorf("jobs file rewritten without --force: %v", err)
 	}
 }

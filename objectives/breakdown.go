@@ -1,0 +1,86 @@
+package objectives
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/ecotune/ecotune/sim"
+)
+
+// GroupScores are the figures of the jobs of one user, group or
+// partition: how many, how long they waited (mean, median, longest, and
+// the p90 wait ratio as Scores.QoSP90 defines it, over these jobs alone)
+// and the node-hours they held.
+type GroupScores struct {
+	Name       string  `json:"name"`
+	Jobs       int     `json:"jobs"`
+	MeanWait   float64 `json:"mean_wait_s"`
+	MedianWait float64 `json:"median_wait_s"`
+	MaxWait    int64   `json:"max_wait_s"`
+	QoSP90     float64 `json:"qos_p90"`
+	NodeHours  float64 `json:"node_hours"`
+}
+
+// Breakdowns are a replay's scores per user, per group and per partition.
+type Breakdowns struct {
+	ByUser      []GroupScores `json:"by_user"`
+	ByGroup     []GroupScores `json:"by_group"`
+	ByPartition []GroupScores `json:"by_partition"`
+}
+
+// Breakdown scores the jobs of r by keys[i], the name of job i's user,
+// group or partition (r.Jobs order), one entry per name in name order.
+//
+// A job's node-hours are its run time times the share of each node's
+// slots it held, summed over its nodes, from r.Placements when the replay
+// recorded them (sim.Options.JobNodes); without them a job of s slots
+// holds s·Nodes/Slots nodes, which is exact when every node has as many
+// slots.
+func Breakdown(r *sim.Result, keys []string) ([]GroupScores, error) {
+	if len(keys) != len(r.Jobs) {
+		return nil, fmt.Errorf("objectives: %d keys for %d jobs", len(keys), len(r.Jobs))
+	}
+	if r.Placements != nil && len(r.Placements) != len(r.Jobs) {
+		return nil, fmt.Errorf("objectives: %d placements for %d jobs", len(r.Placements), len(r.Jobs))
+	}
+	members := map[string][]int{}
+	for i, k := range keys {
+		members[k] = append(members[k], i)
+	}
+	names := make([]string, 0, len(members))
+	for k := range members {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	out := make([]GroupScores, 0, len(names))
+	var ratios, waits []float64
+	for _, name := range names {
+		idx := members[name]
+		g := GroupScores{Name: name, Jobs: len(idx)}
+		ratios, waits = ratios[:0], waits[:0]
+		var waitSum, nodeSec float64
+		for _, i := range idx {
+			j := r.Jobs[i]
+			wait, run := j.Start-j.Submit, j.End-j.Start
+			waitSum += float64(wait)
+			g.MaxWait = max(g.MaxWait, wait)
+			ratios = append(ratios, float64(wait)/float64(max(run, 1)))
+			waits = append(waits, float64(wait))
+			if r.Placements != nil {
+				nodeSec += r.Placements[i].NodeSeconds(run, r.NodeSlots)
+			} else if r.Slots > 0 {
+				nodeSec += float64(j.Slots) * float64(run) * float64(r.Nodes) / float64(r.Slots)
+			}
+		}
+		n := len(idx)
+		g.MeanWait = waitSum / float64(n)
+		g.QoSP90 = kth(ratios, min(9*n/10, n-1))
+		g.MedianWait = kth(waits, n/2)
+		if n%2 == 0 {
+			g.MedianWait = (g.MedianWait + maxOf(waits[:n/2])) / 2
+		}
+		g.NodeHours = nodeSec / 3600
+		out = append(out, g)
+	}
+	return out, nil
+}

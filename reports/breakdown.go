@@ -1,0 +1,62 @@
+package reports
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+
+	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/sim"
+)
+
+// TopUsers is how many users the report's per-user table lists: those
+// that held the most node-hours.
+const TopUsers = 10
+
+// breakdowns scores the replay of tr per user, group and partition
+// (sim.JobPartition).
+func breakdowns(tr *datasets.Trace, r *sim.Result) (b objectives.Breakdowns, err error) {
+	users, groups, parts := make([]string, len(tr.Jobs)), make([]string, len(tr.Jobs)), make([]string, len(tr.Jobs))
+	for i := range tr.Jobs {
+		j := &tr.Jobs[i]
+		users[i], groups[i], parts[i] = j.User, j.Group, sim.JobPartition(j)
+	}
+	if b.ByUser, err = objectives.Breakdown(r, users); err != nil {
+		return b, err
+	}
+	if b.ByGroup, err = objectives.Breakdown(r, groups); err != nil {
+		return b, err
+	}
+	b.ByPartition, err = objectives.Breakdown(r, parts)
+	return b, err
+}
+
+// breakdownTables are the replay's per-partition, per-group and per-user
+// tables (the TopUsers users with the most node-hours), or none when the
+// picked solution was not replayed.
+func (rep *Report) breakdownTables() []table {
+	if rep.Breakdowns == nil {
+		return nil
+	}
+	b := rep.Breakdowns
+	users := slices.Clone(b.ByUser)
+	slices.SortStableFunc(users, func(x, y objectives.GroupScores) int { return cmp.Compare(y.NodeHours, x.NodeHours) })
+	caption := "users"
+	if len(users) > TopUsers {
+		users = users[:TopUsers]
+		caption = strconv.Itoa(TopUsers) + " users of " + strconv.Itoa(len(b.ByUser)) + ", by node-hours"
+	}
+	of := func(id, what string, gs []objectives.GroupScores) table {
+		t := table{ID: id, Caption: "Per " + what + " (picked solution, " + rep.replaySplit() + ")",
+			Header: []string{what, "jobs", "mean wait (s)", "median wait (s)", "max wait (s)", "p90 wait ratio", "node-hours"}}
+		for _, g := range gs {
+			t.Rows = append(t.Rows, []string{g.Name, strconv.Itoa(g.Jobs), num(g.MeanWait), num(g.MedianWait),
+				strconv.FormatInt(g.MaxWait, 10), num(g.QoSP90), num(g.NodeHours)})
+		}
+		return t
+	}
+	t := of("by-user", "user", users)
+	t.Caption = "Per user: the " + caption + " (picked solution, " + rep.replaySplit() + ")"
+	return []table{of("by-partition", "partition", b.ByPartition), of("by-group", "group", b.ByGroup), t}
+}

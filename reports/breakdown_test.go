@@ -1,0 +1,71 @@
+package reports
+
+import (
+	"bytes"
+	"math"
+	"strconv"
+	"testing"
+)
+
+// The report breaks the replay down per partition, group and user: every
+// job in one partition row, the node-hours adding up to the busy
+// slot-hours (NASA's nodes have one slot), at most TopUsers users, most
+// node-hours first; the tables appear in the Markdown and HTML.
+func TestReportBreakdowns(t *testing.T) {
+	r, test := nasaRun(t)
+	rep, err := Build(r, Options{Test: test})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := rep.Breakdowns
+	if b == nil {
+		t.Fatal("no breakdowns")
+	}
+	for name, gs := range map[string]int{"partition": len(b.ByPartition), "group": len(b.ByGroup), "user": len(b.ByUser)} {
+		if gs == 0 {
+			t.Errorf("no %s", name)
+		}
+	}
+	jobs, hours := 0, 0.0
+	for _, g := range b.ByPartition {
+		jobs += g.Jobs
+		hours += g.NodeHours
+	}
+	if want := float64(rep.Replay.BusySlotSeconds) / 3600; jobs != len(test.Jobs) || math.Abs(hours-want) > 1e-9*want {
+		t.Errorf("partitions hold %d jobs, %v node-hours; want %d, %v", jobs, hours, len(test.Jobs), want)
+	}
+	ts := rep.breakdownTables()
+	if len(ts) != 3 {
+		t.Fatalf("%d breakdown tables", len(ts))
+	}
+	users := ts[2]
+	if len(users.Rows) != min(TopUsers, len(b.ByUser)) {
+		t.Errorf("%d user rows of %d users", len(users.Rows), len(b.ByUser))
+	}
+	last := math.Inf(1)
+	for _, row := range users.Rows {
+		h, err := strconv.ParseFloat(row[len(row)-1], 64)
+		if err != nil || h > last {
+			t.Errorf("user rows not by node-hours, most first: %v", users.Rows)
+			break
+		}
+		last = h
+	}
+	md, err := rep.Markdown()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rendered := map[string][]byte{} // the figures' images do not matter here
+	for _, f := range rep.Figures() {
+		rendered[f.Name] = []byte("x")
+	}
+	page, err := rep.HTML(rendered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range ts {
+		if !bytes.Contains(md, []byte("## "+tb.Caption)) || !bytes.Contains(page, []byte(`<table id="`+tb.ID+`">`)) {
+			t.Errorf("table %s missing from the Markdown or HTML", tb.ID)
+		}
+	}
+}
