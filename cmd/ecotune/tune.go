@@ -74,7 +74,8 @@ func tuneCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "tune",
 		Usage:       "NSGA-II / genetic-fuzzy search, holdout, front",
-		UsageText:   "ecotune tune [--trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--train 0.7 | --windows K] [--scheduler easy|fcfs] [--cluster FILE] [-o DIR] [--resume] [--force] [--json]",
+		UsageText:   "ecotune tune [TRACE | --trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--train 0.7 | --windows K] [--scheduler easy|fcfs] [--cluster FILE] [-o DIR] [--resume] [--force] [--json]",
+		ArgsUsage:   traceArgsUsage,
 		Description: tuneHelp + "\n\nScores (objectives.All: name, default direction, unit, meaning):\n" + objectives.Help(),
 		Flags: append(traceFlags(),
 			&cli.StringFlag{Name: "policy", Aliases: []string{"p"}, Value: "hgfs", Usage: "policy to tune (see `ecotune policies`)"},
@@ -91,7 +92,7 @@ func tuneCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "preset", Usage: "NAME=CONSTRAINT or knee, replacing the defaults (repeatable)"},
 			&cli.Float64Flag{Name: "train", Value: 0.7, Usage: "chronological train fraction of the jobs (1: no test split)"},
 			&cli.IntFlag{Name: "windows", Usage: "rolling-origin validation over K ≥ 2 windows of consecutive jobs instead of one --train split (0: off)"},
-			&cli.StringFlag{Name: "scheduler", Value: sim.EASY, Usage: "easy or fcfs"},
+			schedulerFlag(""),
 			&cli.StringFlag{Name: "cluster", Usage: "cluster file (default: from the trace header, ESCS power model)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "run directory (default runs/POLICY-TRACE-seedSEED)"},
 			&cli.BoolFlag{Name: "resume", Usage: "continue the run in the run directory from its checkpoint"},
