@@ -63,12 +63,25 @@ With no arguments it tunes hgfs on the embedded default trace: 150
 generations of 2 islands of 32, about 9,000 distinct evaluations, in about
 45 s on two cores.
 
-Examples:
+Examples, one per common task:
+  # a first look: hgfs on the embedded NASA-iPSC trace (about 45 s)
   ecotune tune
-  ecotune tune --trace SDSC-SP2-1998-4.2-cln.swf.gz --policy idle-timeout --generations 50
+  # a quick trial on your own log (any supported format), 300 evaluations
+  ecotune tune my-cluster.sacct --evaluations 300 -o runs/trial
+  # your cluster's real node layout and power model (see "ecotune cluster")
+  ecotune cluster my-cluster.sacct -o cluster.yaml
+  ecotune tune my-cluster.sacct --cluster cluster.yaml -o runs/mine
+  # a simple, explainable policy instead of the fuzzy one
+  ecotune tune SDSC-SP2-1998-4.2-cln.swf.gz --policy idle-timeout --generations 50
+  # never worse than today's waits by more than 0.1 (p90 wait ratio)
   ecotune tune --constraint 'qos_p90<=always_on+0.1' --preset 'sla=qos_p90<=always_on+0.5'
-  ecotune tune -o runs/x --resume
-  ecotune tune --windows 3 --evaluations 300`
+  # continue after Ctrl-C
+  ecotune tune -o runs/mine --resume
+  # how stable is the result over time? rolling-origin validation
+  ecotune tune --windows 3 --evaluations 300
+  # then: read the report, deploy a pick
+  ecotune report runs/mine
+  ecotune export runs/mine --pick qos0.1 -o rules.json --slurm`
 
 func tuneCommand() *cli.Command {
 	return &cli.Command{
