@@ -153,6 +153,13 @@ func runTune(c *cli.Context) error {
 	if !c.Bool("json") {
 		warnInfeasible(c, out.Meta)
 	}
+	if !c.Bool("json") && !c.Bool("quiet") && out.Front != nil {
+		// The summary goes to stderr beside the progress bar; stdout keeps
+		// the paths scripts read.
+		if err := writeTuneSummary(c.App.ErrWriter, t.Dir, out.Meta, out.Front, html); err != nil {
+			return err
+		}
+	}
 	if c.Bool("json") {
 		enc := json.NewEncoder(c.App.Writer)
 		return enc.Encode(out.Meta)
