@@ -114,17 +114,27 @@ func TestEveryCommandUsesOrRefusesArgs(t *testing.T) {
 			{args: []string{runDir, "--pick", "qos0", "-o", out("r3.json")}, used: exists(out("r3.json"))},
 		},
 	}
-	for name := range allCommands(newApp().Commands, "") {
-		if name == "help" {
+	for name, cmd := range allCommands(newApp().Commands, "") {
+		if name == "help" || len(cases[name]) > 0 {
 			continue
 		}
-		if len(cases[name]) == 0 {
-			t.Errorf("command %s has no case in this test", name)
+		// A command without a row: one that takes no argument (no
+		// ArgsUsage) is refused before it runs; one that takes arguments
+		// needs its row here.
+		if cmd.ArgsUsage != "" || cmd.Action == nil {
+			if cmd.Action != nil {
+				t.Errorf("command %s takes arguments (%s) but has no case in this test", name, cmd.ArgsUsage)
+			}
+			continue
+		}
+		cases[name] = []tc{
+			{args: []string{"extra"}, code: 2, want: "takes no arguments"},
+			{args: []string{"extra", "--help"}, code: 2, want: "takes no arguments"},
 		}
 	}
 	for name, tcs := range cases {
 		for _, c := range tcs {
-			args := append([]string{"--quiet", name}, c.args...)
+			args := append(append([]string{"--quiet"}, strings.Fields(name)...), c.args...)
 			code, stdout, stderr := runCLI(args...)
 			if code != c.code {
 				t.Errorf("%v: exit %d, want %d\nstderr: %s", args, code, c.code, stderr)

@@ -72,15 +72,15 @@ Examples, one per common task:
   ecotune cluster my-cluster.sacct -o cluster.yaml
   ecotune tune my-cluster.sacct --cluster cluster.yaml -o runs/mine
   # a simple, explainable policy instead of the fuzzy one
-  ecotune tune SDSC-SP2-1998-4.2-cln.swf.gz --policy idle-timeout --generations 50
+  ecotune tune ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz --policy idle-timeout --generations 50
   # never worse than today's waits by more than 0.1 (p90 wait ratio)
   ecotune tune --constraint 'qos_p90<=always_on+0.1' --preset 'sla=qos_p90<=always_on+0.5'
   # continue after Ctrl-C
   ecotune tune -o runs/mine --resume
   # how stable is the result over time? rolling-origin validation
   ecotune tune --windows 3 --evaluations 300
-  # then: read the report, deploy a pick
-  ecotune report runs/mine
+  # then: open runs/mine/report/report.html; redo it for another pick; deploy a pick
+  ecotune report runs/mine --pick knee --force
   ecotune export runs/mine --pick qos0.1 -o rules.json --slurm`
 
 func tuneCommand() *cli.Command {
