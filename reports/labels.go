@@ -45,6 +45,10 @@ var labelStyle = func() text.Style {
 // labelCandidates are the places tried for a label, as offsets of its
 // lower-left corner from the point in units of (label width, label
 // height), nearest first, then further out.
+// candidatesPerRing is the number of places labelCandidates tries at each
+// distance.
+const candidatesPerRing = 8
+
 func labelCandidates(w, h, gap vg.Length) []vg.Point {
 	var out []vg.Point
 	for ring := 0; ring < 6; ring++ {
@@ -98,29 +102,28 @@ func (l *labelLayer) Plot(c draw.Canvas, p *plot.Plot) {
 		gap := it.radius + vg.Points(2)
 		cands := labelCandidates(w, h, gap)
 		// The cheapest place: covering a label or a mark costs more than
-		// all the front's points together; the first of equal cost wins.
+		// anything else; covering a front point costs as much as moving
+		// three rings out (a long leader line is harder to read than a
+		// covered dot); the first of equal cost wins.
 		best, bestCost := cands[0], -1
-		for _, off := range cands {
+		for k, off := range cands {
 			b := box{vg.Point{X: pts[i].X + off.X, Y: pts[i].Y + off.Y}, vg.Point{X: pts[i].X + off.X + w, Y: pts[i].Y + off.Y + h}}
 			if !b.inside(c) {
 				continue
 			}
-			cost := 0
+			cost := k / candidatesPerRing
 			for _, t := range taken {
 				if b.overlaps(t) {
-					cost += 1 + len(others)
+					cost += 1000
 				}
 			}
 			for _, o := range others {
 				if b.overlaps(o) {
-					cost++
+					cost += 3
 				}
 			}
 			if bestCost < 0 || cost < bestCost {
 				best, bestCost = off, cost
-			}
-			if cost == 0 {
-				break
 			}
 		}
 		at := vg.Point{X: pts[i].X + best.X, Y: pts[i].Y + best.Y}
