@@ -166,6 +166,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"simulate", "--bogus"}, 2},
 		{[]string{"decide"}, 2},
 		{[]string{"simulate", "--policy", "nope"}, 1},
+		{[]string{"compare", "--json", "--csv"}, 2},
 	} {
 		if code, _, stderr := runCLI(tt.args...); code != tt.code {
 			t.Errorf("%v: exit %d, want %d (%s)", tt.args, code, tt.code, stderr)

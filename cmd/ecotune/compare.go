@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -57,7 +56,7 @@ func compareCommand() *cli.Command {
 
 func runCompare(c *cli.Context) error {
 	if n := countTrue(c.Bool("json"), c.Bool("csv"), c.Bool("markdown")); n > 1 {
-		return errors.New("compare: --json, --csv and --markdown exclude each other")
+		return usageErrorf(c, "--json, --csv and --markdown exclude each other")
 	}
 	var run *reports.Run
 	if dir := c.String("run"); dir != "" {

@@ -55,8 +55,8 @@ func runInspect(c *cli.Context) error {
 }
 
 // traceArg reads the trace named by the single positional argument, else
-// by --trace, else the embedded default.
-// (strictArgs binds the argument to --trace before the command runs.)
+// by --trace, else the embedded default (strictArgs has bound the argument
+// to --trace before the command runs).
 func traceArg(c *cli.Context) (*datasets.Trace, error) {
 	return loadTrace(c)
 }
