@@ -196,6 +196,8 @@ func nodeState(name string) (st NodeState, inService, ok bool) {
 		switch {
 		case outOfService[f]:
 			inService = false
+		case (f == "powered_down" || f == "power_down" || f == "powered_off") && m.state == Busy:
+			st = Booting // allocated to a job while down: Slurm is resuming it
 		case f == "powered_down" || f == "power_down" || f == "powered_off":
 			st = Off
 		case f == "powering_up":
