@@ -1,8 +1,10 @@
 package policy
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // State is the cluster state a daemon hands to `ecotune decide`: the JSON
@@ -26,7 +28,13 @@ import (
 //	  "hourly_slots": [0, 0, ..., 0]  // 24 values, or absent
 //	}
 //
-// state is one of off, booting, idle, busy, shutting-down; idle_since
+// state is one of off, booting, idle, busy, shutting-down, or a Slurm node
+// state as sinfo/scontrol print it (see slurmStates; case, the "+FLAG"
+// suffixes and the ~ # % * ! symbols are understood): down, drained,
+// draining, failing, maintenance and not-responding nodes are out of
+// service, left out of the View, so no decision ever powers them on or
+// off. The nodes must be the rule set's cluster, every node once: as many
+// of each group as the group's count. idle_since
 // defaults to since for idle nodes; freq and sleep_level are level indices
 // into the group's model (0 = nominal / power-off).
 type State struct {
@@ -86,6 +94,9 @@ func ParseState(data []byte, rs *RuleSet) (*View, error) {
 	if err := decodeStrict(data, &s); err != nil {
 		return nil, err
 	}
+	if err := requireKeys(data); err != nil {
+		return nil, err
+	}
 	return s.View(rs.Cluster, rs.Period)
 }
 
@@ -104,39 +115,176 @@ func ReadState(path string, rs *RuleSet) (*View, error) {
 
 var stateNames = map[string]NodeState{"off": Off, "booting": Booting, "idle": Idle, "busy": Busy, "shutting-down": ShuttingDown}
 
+// requireKeys fails when data lacks a key every State needs: now, nodes,
+// and each node's name, group, state and since. (Decoding alone cannot
+// tell a missing key from a zero.)
+func requireKeys(data []byte) error {
+	var top struct {
+		Now   *json.RawMessage              `json:"now"`
+		Nodes *[]map[string]json.RawMessage `json:"nodes"`
+	}
+	if err := json.Unmarshal(data, &top); err != nil {
+		return err
+	}
+	switch {
+	case top.Now == nil:
+		return errors.New(`now: missing (the current time, Unix seconds)`)
+	case top.Nodes == nil:
+		return errors.New(`nodes: missing (every node of the rule set's cluster, with its state)`)
+	}
+	for i, n := range *top.Nodes {
+		for _, k := range []string{"name", "group", "state", "since"} {
+			if _, ok := n[k]; !ok {
+				return fmt.Errorf("nodes[%d].%s: missing", i, k)
+			}
+		}
+	}
+	return nil
+}
+
+// slurmStates maps Slurm's base node states (sinfo %T, scontrol State=,
+// lower case, without flags) to a power state and whether the node is in
+// service. ECOTUNE's own names are in stateNames.
+var slurmStates = map[string]struct {
+	state     NodeState
+	inService bool
+}{
+	"idle": {Idle, true}, "allocated": {Busy, true}, "alloc": {Busy, true}, "mixed": {Busy, true}, "mix": {Busy, true},
+	"completing": {Busy, true}, "comp": {Busy, true}, "reserved": {Idle, true}, "resv": {Idle, true},
+	"planned": {Idle, true}, "plnd": {Idle, true},
+	"powered_down": {Off, true}, "powered_off": {Off, true}, "power_down": {Off, true}, "powering_up": {Booting, true},
+	"powering_down": {ShuttingDown, true}, "future": {Off, false}, "futr": {Off, false},
+	"down": {Off, false}, "drain": {Off, false}, "drained": {Off, false}, "drng": {Off, false}, "draining": {Busy, false},
+	"fail": {Off, false}, "failing": {Busy, false}, "maint": {Off, false}, "unknown": {Off, false}, "unk": {Off, false},
+	"reboot": {Off, false}, "reboot_issued": {Off, false}, "reboot_requested": {Off, false}, "inval": {Off, false},
+	"not_responding": {Off, false}, "npc": {Off, false}, "blocked": {Off, false},
+}
+
+// outOfService are Slurm state flags ("IDLE+DRAIN") that take a node out
+// of service.
+var outOfService = map[string]bool{"drain": true, "drained": true, "draining": true, "down": true, "fail": true,
+	"failing": true, "maint": true, "not_responding": true, "reboot_requested": true, "reboot_issued": true, "inval": true}
+
+// nodeState maps a node's state string to its power state and whether it
+// is in service, accepting ecotune's names and Slurm's.
+func nodeState(name string) (st NodeState, inService, ok bool) {
+	if st, ok := stateNames[name]; ok {
+		return st, true, true
+	}
+	parts := strings.Split(strings.ToLower(strings.TrimSpace(name)), "+")
+	base := parts[0]
+	symbol := byte(0)
+	if n := len(base); n > 0 && strings.IndexByte("~#%*!@$^-", base[n-1]) >= 0 {
+		symbol, base = base[n-1], base[:n-1]
+	}
+	m, ok := slurmStates[base]
+	if !ok {
+		return 0, false, false
+	}
+	st, inService = m.state, m.inService
+	switch symbol {
+	case '~':
+		st = Off
+	case '#':
+		st = Booting
+	case '%', '!':
+		st = ShuttingDown
+	case '*':
+		inService = false
+	}
+	for _, f := range parts[1:] {
+		switch {
+		case outOfService[f]:
+			inService = false
+		case (f == "powered_down" || f == "power_down" || f == "powered_off") && m.state == Busy:
+			st = Booting // allocated to a job while down: Slurm is resuming it
+		case f == "powered_down" || f == "power_down" || f == "powered_off":
+			st = Off
+		case f == "powering_up":
+			st = Booting
+		case f == "powering_down":
+			st = ShuttingDown
+		}
+	}
+	return st, inService, true
+}
+
 // View validates s against the cluster groups and returns its View. The
 // error names the offending field, e.g. "nodes[3].busy_slots: 9 > 8 slots".
 func (s *State) View(groups []Group, period int64) (*View, error) {
 	v := &View{Now: s.Now, Start: s.Start, TZOffset: s.TZOffset, Period: period, Groups: groups}
-	if len(s.HourlySlots) != 0 && len(s.HourlySlots) != 24 {
+	switch {
+	case s.Now < 0:
+		return nil, fmt.Errorf("now: %d is negative", s.Now)
+	case s.Start < 0 || s.Start > s.Now:
+		return nil, fmt.Errorf("start: %d out of [0, now %d]", s.Start, s.Now)
+	case s.TZOffset < -14*3600 || s.TZOffset > 14*3600:
+		return nil, fmt.Errorf("tz_offset_s: %d out of [-50400, 50400]", s.TZOffset)
+	case len(s.HourlySlots) != 0 && len(s.HourlySlots) != 24:
 		return nil, fmt.Errorf("hourly_slots: %d values, want 24", len(s.HourlySlots))
 	}
+	for h, x := range s.HourlySlots {
+		if x < 0 {
+			return nil, fmt.Errorf("hourly_slots[%d]: %g is negative", h, x)
+		}
+	}
 	copy(v.HourlySlots[:], s.HourlySlots)
-	ids := make(map[string]int, len(s.Nodes))
+	ids := make(map[string]int, len(s.Nodes)) // in-service nodes: their ID
+	names := make(map[string]bool, len(s.Nodes))
+	perGroup := make([]int, len(groups))
 	for i := range s.Nodes {
-		n, err := s.node(i, groups)
+		n, inService, err := s.node(i, groups)
 		if err != nil {
 			return nil, fmt.Errorf("nodes[%d].%w", i, err)
 		}
-		if _, dup := ids[n.Name]; dup {
+		if names[n.Name] {
 			return nil, fmt.Errorf("nodes[%d].name: %q used twice", i, n.Name)
 		}
-		ids[n.Name] = i
+		names[n.Name] = true
+		perGroup[n.Group]++
+		if !inService { // never powered on or off: the policy does not see it
+			continue
+		}
+		n.ID = len(v.Nodes)
+		ids[n.Name] = n.ID
 		v.Nodes = append(v.Nodes, n)
 	}
-	if err := s.jobs(v, ids); err != nil {
+	total := 0
+	for g := range groups {
+		total += groups[g].Count
+	}
+	if len(s.Nodes) != total {
+		return nil, fmt.Errorf("nodes: %d nodes, but the rule set's cluster has %d (%s); list every node once", len(s.Nodes), total, groupCounts(groups))
+	}
+	for g := range groups {
+		if perGroup[g] != groups[g].Count {
+			return nil, fmt.Errorf("nodes: %d nodes of group %q, but the rule set's cluster has %d", perGroup[g], groups[g].Name, groups[g].Count)
+		}
+	}
+	if err := s.jobs(v, ids, names); err != nil {
 		return nil, err
 	}
 	v.Recount()
 	return v, nil
 }
 
-func (s *State) node(i int, groups []Group) (NodeView, error) {
+// groupCounts is "4 node, 2 gpu": each group's node count.
+func groupCounts(groups []Group) string {
+	parts := make([]string, len(groups))
+	for g := range groups {
+		parts[g] = fmt.Sprintf("%d %s", groups[g].Count, groups[g].Name)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// node validates node i and returns its NodeView and whether it is in
+// service.
+func (s *State) node(i int, groups []Group) (NodeView, bool, error) {
 	sn := &s.Nodes[i]
 	n := NodeView{ID: i, Name: sn.Name, Group: -1, Since: sn.Since, BusySlots: sn.BusySlots,
 		SleepLevel: sn.SleepLevel, Freq: sn.Freq, IdleSince: NoTime, LastFailed: NoTime}
 	if sn.Name == "" {
-		return n, errors.New("name: empty")
+		return n, false, errors.New("name: empty")
 	}
 	for g := range groups {
 		if groups[g].Name == sn.Group {
@@ -144,24 +292,36 @@ func (s *State) node(i int, groups []Group) (NodeView, error) {
 		}
 	}
 	if n.Group < 0 {
-		return n, fmt.Errorf("group: %q is not a group of the rule set's cluster", sn.Group)
+		return n, false, fmt.Errorf("group: %q is not a group of the rule set's cluster", sn.Group)
 	}
 	g := &groups[n.Group]
 	n.Slots = g.Slots
-	st, ok := stateNames[sn.State]
+	st, inService, ok := nodeState(sn.State)
+	if st == Busy && sn.BusySlots == 0 && inService && strings.HasPrefix(strings.ToLower(sn.State), "alloc") {
+		sn.BusySlots = g.Slots // Slurm's allocated: every slot
+		n.BusySlots = g.Slots
+	}
 	switch {
 	case !ok:
-		return n, fmt.Errorf("state: %q, want off, booting, idle, busy or shutting-down", sn.State)
-	case sn.Since > s.Now:
-		return n, fmt.Errorf("since: %d is after now (%d)", sn.Since, s.Now)
+		return n, false, fmt.Errorf("state: %q, want off, booting, idle, busy or shutting-down, or a Slurm state (idle, allocated, mixed, down, drained, ...)", sn.State)
+	case sn.Since < 0 || sn.Since > s.Now:
+		return n, false, fmt.Errorf("since: %d out of [0, now %d]", sn.Since, s.Now)
+	case sn.LastFailed != nil && (*sn.LastFailed < 0 || *sn.LastFailed > s.Now):
+		return n, false, fmt.Errorf("last_failed: %d out of [0, now %d]", *sn.LastFailed, s.Now)
+	case !inService:
+		if sn.BusySlots < 0 || sn.BusySlots > g.Slots {
+			return n, false, fmt.Errorf("busy_slots: %d out of [0, %d]", sn.BusySlots, g.Slots)
+		}
+		n.State = st
+		return n, false, nil
 	case sn.BusySlots < 0 || sn.BusySlots > g.Slots:
-		return n, fmt.Errorf("busy_slots: %d out of [0, %d]", sn.BusySlots, g.Slots)
+		return n, false, fmt.Errorf("busy_slots: %d out of [0, %d]", sn.BusySlots, g.Slots)
 	case (st == Busy) != (sn.BusySlots > 0):
-		return n, fmt.Errorf("busy_slots: %d for a node %s", sn.BusySlots, sn.State)
+		return n, false, fmt.Errorf("busy_slots: %d for a node %s", sn.BusySlots, sn.State)
 	case sn.SleepLevel < 0 || sn.SleepLevel > len(g.Model.SleepLevels) || (sn.SleepLevel > 0 && st != Off):
-		return n, fmt.Errorf("sleep_level: %d invalid for a %s node of %d sleep levels", sn.SleepLevel, sn.State, len(g.Model.SleepLevels))
+		return n, false, fmt.Errorf("sleep_level: %d invalid for a %s node of %d sleep levels", sn.SleepLevel, sn.State, len(g.Model.SleepLevels))
 	case sn.Freq < 0 || sn.Freq >= max(1, len(g.Model.Freqs)):
-		return n, fmt.Errorf("freq: %d out of [0, %d)", sn.Freq, max(1, len(g.Model.Freqs)))
+		return n, false, fmt.Errorf("freq: %d out of [0, %d)", sn.Freq, max(1, len(g.Model.Freqs)))
 	}
 	n.State = st
 	if st == Idle {
@@ -169,31 +329,49 @@ func (s *State) node(i int, groups []Group) (NodeView, error) {
 		if sn.IdleSince != nil {
 			n.IdleSince = *sn.IdleSince
 		}
-		if n.IdleSince > s.Now {
-			return n, fmt.Errorf("idle_since: %d is after now (%d)", n.IdleSince, s.Now)
+		if n.IdleSince < 0 || n.IdleSince > s.Now {
+			return n, false, fmt.Errorf("idle_since: %d out of [0, now %d]", n.IdleSince, s.Now)
 		}
 	}
 	if sn.LastFailed != nil {
 		n.LastFailed = *sn.LastFailed
 	}
-	return n, nil
+	return n, true, nil
 }
 
-func (s *State) jobs(v *View, ids map[string]int) error {
+// jobs validates the queued, running and recent jobs; ids are the
+// in-service nodes, names every node (a running job's nodes out of service
+// are left out of its View).
+func (s *State) jobs(v *View, ids map[string]int, names map[string]bool) error {
 	for i, q := range s.Queue {
-		if q.Slots < 1 || q.Submit > s.Now {
-			return fmt.Errorf("queue[%d]: want slots ≥ 1 and submit ≤ now, got %d slots submitted at %d", i, q.Slots, q.Submit)
+		switch {
+		case q.Slots < 1:
+			return fmt.Errorf("queue[%d].slots: %d, want ≥ 1", i, q.Slots)
+		case q.Submit < 0 || q.Submit > s.Now:
+			return fmt.Errorf("queue[%d].submit: %d out of [0, now %d]", i, q.Submit, s.Now)
+		case q.ReqTime < 0:
+			return fmt.Errorf("queue[%d].req_time: %d is negative", i, q.ReqTime)
 		}
 		v.Queue = append(v.Queue, QueuedJob(q))
 	}
 	for i, r := range s.Running {
-		j := RunningJob{ID: r.ID, Slots: r.Slots, Start: r.Start, ReqTime: r.ReqTime, Nodes: make([]int, len(r.Nodes))}
+		switch {
+		case r.Slots < 1:
+			return fmt.Errorf("running[%d].slots: %d, want ≥ 1", i, r.Slots)
+		case r.Start < 0 || r.Start > s.Now:
+			return fmt.Errorf("running[%d].start: %d out of [0, now %d]", i, r.Start, s.Now)
+		case r.ReqTime < 0:
+			return fmt.Errorf("running[%d].req_time: %d is negative", i, r.ReqTime)
+		}
+		j := RunningJob{ID: r.ID, Slots: r.Slots, Start: r.Start, ReqTime: r.ReqTime, Nodes: make([]int, 0, len(r.Nodes))}
 		for k, name := range r.Nodes {
 			id, ok := ids[name]
-			if !ok {
+			if !ok && !names[name] {
 				return fmt.Errorf("running[%d].nodes[%d]: unknown node %q", i, k, name)
 			}
-			j.Nodes[k] = id
+			if ok {
+				j.Nodes = append(j.Nodes, id)
+			}
 		}
 		v.Running = append(v.Running, j)
 	}
@@ -201,8 +379,8 @@ func (s *State) jobs(v *View, ids map[string]int) error {
 		return fmt.Errorf("recent: %d arrivals, at most %d", len(s.Recent), RecentCap)
 	}
 	for i, a := range s.Recent {
-		if a.Time > s.Now || (i > 0 && a.Time < s.Recent[i-1].Time) || a.Slots < 1 {
-			return fmt.Errorf("recent[%d]: want slots ≥ 1 and times in order up to now", i)
+		if a.Time < 0 || a.Time > s.Now || (i > 0 && a.Time < s.Recent[i-1].Time) || a.Slots < 1 || a.ReqTime < 0 {
+			return fmt.Errorf("recent[%d]: want slots ≥ 1, req_time ≥ 0 and times in order in [0, now]", i)
 		}
 		v.Recent = append(v.Recent, Arrival(a))
 	}

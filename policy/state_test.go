@@ -68,7 +68,7 @@ func TestParseStateErrors(t *testing.T) {
 	tests := []struct{ node, want string }{
 		{`{"name": "n2", "group": "gpu", "state": "idle", "since": 0}`, `nodes[1].group: "gpu" is not a group`},
 		{`{"name": "n2", "group": "node", "state": "asleep", "since": 0}`, `nodes[1].state: "asleep"`},
-		{`{"name": "n2", "group": "node", "state": "idle", "since": 2000}`, "nodes[1].since: 2000 is after now (1000)"},
+		{`{"name": "n2", "group": "node", "state": "idle", "since": 2000}`, "nodes[1].since: 2000 out of [0, now 1000]"},
 		{`{"name": "n2", "group": "node", "state": "busy", "since": 0, "busy_slots": 3}`, "nodes[1].busy_slots: 3 out of [0, 2]"},
 		{`{"name": "n2", "group": "node", "state": "idle", "since": 0, "busy_slots": 1}`, "nodes[1].busy_slots: 1 for a node idle"},
 		{`{"name": "n1", "group": "node", "state": "idle", "since": 0}`, `nodes[1].name: "n1" used twice`},
@@ -80,6 +80,119 @@ func TestParseStateErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v; want %q", tt.node, err, tt.want)
 		}
+	}
+}
+
+// Issue 17: a state must describe the rule set's cluster, every node once,
+// with every required key and no negative value; the error names the field.
+func TestParseStateStrict(t *testing.T) {
+	rs := testRuleSet() // 4 nodes of group "node", 2 slots each
+	node := func(name, state string) string {
+		return `{"name": "` + name + `", "group": "node", "state": "` + state + `", "since": 10}`
+	}
+	four := func(states ...string) string {
+		var ns []string
+		for i, st := range states {
+			ns = append(ns, node("n"+string(rune('1'+i)), st))
+		}
+		return strings.Join(ns, ", ")
+	}
+	ok := four("idle", "idle", "off", "idle")
+	tests := []struct{ state, want string }{
+		{`{}`, "now: missing"},
+		{`{"now": 1000}`, "nodes: missing"},
+		{`{"now": 1000, "nodes": []}`, "nodes: 0 nodes, but the rule set's cluster has 4 (4 node)"},
+		{`{"now": 1000, "nodes": [` + four("idle", "idle", "idle") + `]}`, "nodes: 3 nodes, but the rule set's cluster has 4"},
+		{`{"now": 1000, "nodes": [` + four("idle", "idle", "idle", "idle", "idle") + `]}`, "nodes: 5 nodes"},
+		{`{"now": 1000, "nodes": [{"name": "n1", "group": "node", "state": "idle"}]}`, "nodes[0].since: missing"},
+		{`{"now": -1, "nodes": [` + ok + `]}`, "now: -1 is negative"},
+		{`{"now": 1000, "tz_offset_s": 99999, "nodes": [` + ok + `]}`, "tz_offset_s: 99999"},
+		{`{"now": 1000, "nodes": [` + ok + `], "queue": [{"id": 1, "slots": 1, "submit": 5, "req_time": -3}]}`, "queue[0].req_time: -3 is negative"},
+		{`{"now": 1000, "nodes": [` + ok + `], "queue": [{"id": 1, "slots": 1, "submit": -5, "req_time": 3}]}`, "queue[0].submit: -5 out of [0, now 1000]"},
+		{`{"now": 1000, "nodes": [` + ok + `], "running": [{"id": 1, "slots": 1, "start": 5, "req_time": -3, "nodes": ["n1"]}]}`, "running[0].req_time: -3"},
+		{`{"now": 1000, "nodes": [` + four("idle", "idle", "idle", "idle") + `], "start": -2}`, "start: -2 out of"},
+		{`{"now": 1000, "nodes": [` + strings.Replace(ok, `"since": 10}`, `"since": -4}`, 1) + `]}`, "nodes[0].since: -4 out of"},
+		{`{"now": 1000, "nodes": [` + four("idle", "idle", "idle", "sleepy") + `]}`, `nodes[3].state: "sleepy"`},
+		{`{"now": 1000, "nodes": [` + ok + `], "hourly_slots": [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,-1]}`, "hourly_slots[23]: -1 is negative"},
+		{`{"now": 1000, "nodes": [` + ok + `], "bogus": 1}`, `unknown field "bogus"`},
+	}
+	for _, tt := range tests {
+		_, err := ParseState([]byte(tt.state), rs)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v; want %q", tt.state, err, tt.want)
+		}
+	}
+	if _, err := ParseState([]byte(`{"now": 1000, "nodes": [`+ok+`]}`), rs); err != nil {
+		t.Errorf("a valid state: %v", err)
+	}
+}
+
+// Slurm's node states are accepted; down, drained, failing and
+// not-responding nodes are out of service: no decision powers them on or
+// off, however long they idle and however long the queue.
+func TestParseStateSlurm(t *testing.T) {
+	rs := testRuleSet()
+	rs.Policy = Config{Name: "idle-timeout", Params: map[string]float64{"idle_timeout": 60}}
+	for _, tt := range []struct {
+		state     string
+		want      NodeState
+		inService bool
+	}{
+		{"IDLE", Idle, true}, {"idle", Idle, true}, {"idle~", Off, true}, {"IDLE+POWERED_DOWN", Off, true},
+		{"idle#", Booting, true}, {"POWERING_UP", Booting, true}, {"idle%", ShuttingDown, true},
+		{"mixed", Busy, true}, {"ALLOCATED", Busy, true}, {"completing", Busy, true},
+		{"down", Off, false}, {"down*", Off, false}, {"DRAINED", Off, false}, {"drain", Off, false},
+		{"IDLE+DRAIN", Idle, false}, {"draining", Busy, false}, {"fail", Off, false}, {"idle*", Idle, false},
+		{"MIXED+DRAIN", Busy, false}, {"maint", Off, false},
+		// The states of ../shared/slurm-22.05's sinfo captures, state+flags.
+		{"allocated+POWERED_DOWN", Booting, true}, {"down+POWERED_DOWN+NOT_RESPONDING", Off, false},
+		{"idle+DRAIN", Idle, false}, {"idle+POWERED_DOWN", Off, true}, {"idle+POWERING_DOWN", ShuttingDown, true},
+	} {
+		st, in, ok := nodeState(tt.state)
+		if !ok || st != tt.want || in != tt.inService {
+			t.Errorf("%s: %v in service %v ok %v; want %v, %v", tt.state, st, in, ok, tt.want, tt.inService)
+		}
+	}
+	// Every node idle long past the timeout but n2 (down) and n3 (drained),
+	// and a queue needing every slot: only in-service nodes are commanded.
+	state := `{"now": 100000, "nodes": [
+		{"name": "n1", "group": "node", "state": "idle", "since": 10},
+		{"name": "n2", "group": "node", "state": "down", "since": 10},
+		{"name": "n3", "group": "node", "state": "drained", "since": 10},
+		{"name": "n4", "group": "node", "state": "idle~", "since": 10}]}`
+	v, err := ParseState([]byte(state), rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Nodes) != 2 {
+		t.Fatalf("%d nodes in the View, want the 2 in service", len(v.Nodes))
+	}
+	out, err := DecideState(rs, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range out.PowerOn {
+		if n == "n2" || n == "n3" {
+			t.Errorf("powered on %s, out of service", n)
+		}
+	}
+	for _, c := range out.PowerOff {
+		if c.Node == "n2" || c.Node == "n3" {
+			t.Errorf("powered off %s, out of service", c.Node)
+		}
+	}
+	if len(out.PowerOff) != 1 || out.PowerOff[0].Node != "n1" {
+		t.Errorf("power off %+v, want n1 alone (idle past the timeout)", out.PowerOff)
+	}
+	queued := strings.Replace(state, `"nodes"`, `"queue": [{"id": 1, "slots": 8, "submit": 99990, "req_time": 60}], "nodes"`, 1)
+	if v, err = ParseState([]byte(queued), rs); err != nil {
+		t.Fatal(err)
+	}
+	if out, err = DecideState(rs, v); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.PowerOn) != 1 || out.PowerOn[0] != "n4" {
+		t.Errorf("power on %v, want n4 alone (the in-service off node)", out.PowerOn)
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
@@ -169,12 +168,14 @@ func frontPanel(r *Run, x, y tuner.Objective, s split) (*plot.Plot, error) {
 	if err := addFront(p, front, dominated); err != nil {
 		return nil, err
 	}
-	if err := addReferences(p, r.Meta, x.Name, y.Name, s); err != nil {
+	labels := &labelLayer{points: append(append(plotter.XYs{}, front...), dominated...), pointsRadius: frontGlyph.Radius}
+	if err := addReferences(p, labels, r.Meta, x.Name, y.Name, s); err != nil {
 		return nil, err
 	}
-	if err := addPresets(p, r, x.Name, y.Name, s); err != nil {
+	if err := addPresets(p, labels, r, x.Name, y.Name, s); err != nil {
 		return nil, err
 	}
+	p.Add(labels) // last: placed around every mark
 	return p, nil
 }
 
@@ -246,14 +247,14 @@ func refGlyph(name string) draw.GlyphStyle {
 	return draw.GlyphStyle{Color: colRef, Radius: vg.Points(3), Shape: draw.CrossGlyph{}}
 }
 
-func addReferences(p *plot.Plot, m *tuner.RunMeta, x, y string, s split) error {
+func addReferences(p *plot.Plot, labels *labelLayer, m *tuner.RunMeta, x, y string, s split) error {
 	for _, name := range sortedKeys(m.References) {
 		ref := m.References[name]
 		pt, ok := point(s.of(ref.Train, ref.Test), x, y)
 		if !ok {
 			continue
 		}
-		if err := addMarked(p, pt, name, refGlyph(name), colRef); err != nil {
+		if err := addMarked(p, labels, pt, name, refGlyph(name), colRef); err != nil {
 			return err
 		}
 	}
@@ -262,7 +263,7 @@ func addReferences(p *plot.Plot, m *tuner.RunMeta, x, y string, s split) error {
 
 // addPresets marks the presets' solutions, one label per solution:
 // presets resolved to the same row share it ("qos0, qos0.1").
-func addPresets(p *plot.Plot, r *Run, x, y string, s split) error {
+func addPresets(p *plot.Plot, layer *labelLayer, r *Run, x, y string, s split) error {
 	var rows []int
 	labels := map[int][]string{}
 	for _, pc := range r.Meta.Presets {
@@ -281,29 +282,22 @@ func addPresets(p *plot.Plot, r *Run, x, y string, s split) error {
 		if !ok {
 			continue
 		}
-		if err := addMarked(p, pt, strings.Join(labels[row], ", "), presetGlyph, colPreset); err != nil {
+		if err := addMarked(p, layer, pt, strings.Join(labels[row], ", "), presetGlyph, colPreset); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// addMarked draws one glyph with a text label beside it.
-func addMarked(p *plot.Plot, pt plotter.XY, label string, g draw.GlyphStyle, c color.Color) error {
+// addMarked draws one glyph and gives its label to the plot's label
+// layer, which places it clear of the other labels and marks.
+func addMarked(p *plot.Plot, labels *labelLayer, pt plotter.XY, label string, g draw.GlyphStyle, c color.Color) error {
 	sc, err := plotter.NewScatter(plotter.XYs{pt})
 	if err != nil {
 		return fmt.Errorf("reports: %w", err)
 	}
 	sc.GlyphStyle = g
-	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{pt}, Labels: []string{label}})
-	if err != nil {
-		return fmt.Errorf("reports: %w", err)
-	}
-	lb.Offset = vg.Point{X: vg.Points(5), Y: vg.Points(2)}
-	for i := range lb.TextStyle {
-		lb.TextStyle[i].Font = font.Font{Typeface: "Liberation", Variant: "Sans", Size: vg.Points(8)}
-		lb.TextStyle[i].Color = c
-	}
-	p.Add(sc, lb)
+	p.Add(sc)
+	labels.add(pt, label, c, g.Radius)
 	return nil
 }

@@ -39,7 +39,7 @@ func TestFrontFiguresGolden(t *testing.T) {
 
 func TestTimelineFiguresGolden(t *testing.T) {
 	tl := testTimeline()
-	slots, err := SlotsFigure("slots", tl, 1000, 1600)
+	slots, err := SlotsFigure("slots", tl, 1000, 1600, 8)
 	if err != nil {
 		t.Fatal(err)
 	}

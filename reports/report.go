@@ -124,7 +124,7 @@ func (rep *Report) replay(opt Options) error {
 	}
 	rep.From, rep.To = nodeFrom, nodeTo
 	label := fmt.Sprintf("%s (%s), %s", rep.Run.Front.Policy, rep.Pick.Label, rep.replaySplit())
-	slots, err := SlotsFigure("requested vs powered slots: "+label, res.Timeline, from, to)
+	slots, err := SlotsFigure("requested vs powered slots: "+label, res.Timeline, from, to, res.Slots)
 	if err != nil {
 		return err
 	}

@@ -71,6 +71,9 @@ func (c scoreCols) cells(sc *objectives.Scores, f func(float64) string) []string
 // rounded and an infeasible preset reads INFEASIBLE; for programs every
 // digit is kept and feasibility is true or false.
 func (rep *Report) holdoutTable(machine bool) table {
+	if !machine {
+		return rep.holdoutTableForPeople()
+	}
 	f, feasible := num, feasibleText
 	if machine {
 		f, feasible = full, strconv.FormatBool
@@ -90,6 +93,49 @@ func (rep *Report) holdoutTable(machine bool) table {
 	}
 	return t
 }
+
+// holdoutTableForPeople is the holdout table narrow enough for a page:
+// the bound in one column, each objective's train and test scores in one
+// cell ("train / test", display units), the energy figures headed in kWh
+// (their split is named above the table).
+func (rep *Report) holdoutTableForPeople() table {
+	names := rep.objectiveNames()
+	header := []string{"preset", "bound on p90 wait ratio", "feasible", "row"}
+	for _, n := range names {
+		h := n
+		if o, err := objectives.Lookup(n); err == nil {
+			h = o.Heading()
+		}
+		header = append(header, h+", train / test")
+	}
+	header = append(header, "energy (kWh)", "saved (kWh)", "saved (%)", "above oracle (kWh)")
+	t := table{ID: "holdout", Caption: "Holdout: presets on the training and the test split", Header: header}
+	train, test := scoreCols{names, true}, scoreCols{names, true}
+	for _, h := range rep.Holdout {
+		bound := num(h.Resolved)
+		switch {
+		case h.Preset == "knee": // no bound: the front's knee
+			bound = "– (knee)"
+		case h.Relative:
+			bound = fmt.Sprintf("always-on + %s = %s", num(h.Bound), num(h.Resolved))
+		}
+		row := []string{h.Preset, bound, feasibleText(h.Feasible), strconv.Itoa(h.Row)}
+		tr, te := train.cells(&h.Train, num), test.cells(h.Test, num)
+		for i := range tr {
+			cell := tr[i]
+			if h.Test != nil {
+				cell += " / " + te[i]
+			}
+			row = append(row, cell)
+		}
+		row = append(row, num(h.KWh), optional(h.SavedKWh, num), optional(h.SavedPct, pct), optional(h.AboveOracleKWh, num))
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// pct formats a percentage to one decimal.
+func pct(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 
 // optional formats *v, or "" when v is nil (a figure the run lacks).
 func optional(v *float64, f func(float64) string) string {

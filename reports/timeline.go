@@ -33,8 +33,10 @@ var timeTicks = plot.TimeTicks{Format: "2006-01-02\n15:04"}
 
 // SlotsFigure draws requested slots (running plus queued jobs) against
 // powered slots over [from, to) as step functions, as the EECluster
-// evaluation does.
-func SlotsFigure(title string, tl *sim.Timeline, from, to int64) (*Figure, error) {
+// evaluation does, under the cluster's capacity (its slots; a dashed
+// line, none when capacity is 0): requests above it wait however many
+// nodes are on.
+func SlotsFigure(title string, tl *sim.Timeline, from, to int64, capacity int) (*Figure, error) {
 	if from >= to {
 		return nil, fmt.Errorf("reports: slots figure: empty window [%d, %d)", from, to)
 	}
@@ -59,8 +61,22 @@ func SlotsFigure(title string, tl *sim.Timeline, from, to int64) (*Figure, error
 		p.Add(l)
 		p.Legend.Add(s.name, l)
 	}
+	top := headroom(req, pow)
+	if capacity > 0 {
+		capXY := plotter.XYs{{X: float64(from), Y: float64(capacity)}, {X: float64(to), Y: float64(capacity)}}
+		l, err := plotter.NewLine(capXY)
+		if err != nil {
+			return nil, fmt.Errorf("reports: slots figure: %w", err)
+		}
+		l.LineStyle.Color = color.Black
+		l.LineStyle.Width = vg.Points(1)
+		l.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		p.Add(l)
+		p.Legend.Add(fmt.Sprintf("capacity (%d slots)", capacity), l)
+		top = max(top, headroom(capXY))
+	}
 	p.Y.Min = 0
-	p.Y.Max = headroom(req, pow)
+	p.Y.Max = top
 	return &Figure{Name: "timeline-slots", Title: title, Plots: [][]*plot.Plot{{p}},
 		Width: timelineWidth, Height: timelineHeight}, nil
 }

@@ -145,7 +145,11 @@ func Save(dir string, m *Manifest, f *Front) error {
 	if err := atomicfile.Write(d.Path(FrontCSV), atomicfile.Options{}, func(w io.Writer) error { return writeCSV(w, cols, rows) }); err != nil {
 		return fmt.Errorf("run: writing %s: %w", d.Path(FrontCSV), err)
 	}
-	if err := atomicfile.Write(d.Path(FrontParquet), atomicfile.Options{}, func(w io.Writer) error { return writeParquet(w, cols, rows) }); err != nil {
+	pcols, prows, err := ParquetFront(f)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.Write(d.Path(FrontParquet), atomicfile.Options{}, func(w io.Writer) error { return writeParquet(w, pcols, prows) }); err != nil {
 		return fmt.Errorf("run: writing %s: %w", d.Path(FrontParquet), err)
 	}
 	return WriteJSON(d.Manifest(), m)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ecotune/ecotune/fuzzy"
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/parquet-go/parquet-go"
 )
@@ -24,7 +25,8 @@ type Column struct {
 // FlatFront is the front as a table: row, rank, presets (";"-joined),
 // param.NAME for each parameter, then train.SCORE and test.SCORE for each
 // of ScoreNames (test columns only when there is a test split). The fuzzy
-// rule bases are in front.json only.
+// rule bases are in front.json and, as text, in front.parquet (see
+// ParquetFront); front.csv keeps this table alone.
 func FlatFront(f *Front) ([]Column, [][]any, error) {
 	cols := []Column{{"row", 'i'}, {"rank", 'i'}, {"presets", 's'}}
 	for _, p := range f.ParamNames {
@@ -62,6 +64,42 @@ func FlatFront(f *Front) ([]Column, [][]any, error) {
 		rows[i] = row
 	}
 	return cols, rows, nil
+}
+
+// RulesColumn is the front.parquet column of each solution's learned
+// fuzzy rules as text: the active rules (a rule switched off is left out),
+// one a line, as fuzzy.System.RuleText writes them ("IF queue IS long AND
+// ... THEN action IS boot_many"); empty for a policy without rules.
+const RulesColumn = "rules"
+
+// ParquetFront is FlatFront with the RulesColumn: the table front.parquet
+// holds, so a reader of the Parquet file alone (DuckDB, pandas) sees what
+// each solution learned.
+func ParquetFront(f *Front) ([]Column, [][]any, error) {
+	cols, rows, err := FlatFront(f)
+	if err != nil {
+		return nil, nil, err
+	}
+	cols = append(cols, Column{RulesColumn, 's'})
+	for i, s := range f.Solutions {
+		rows[i] = append(rows[i], rulesText(s.Config.Fuzzy))
+	}
+	return cols, rows, nil
+}
+
+// rulesText is the active rules of fz, one a line ("" for nil).
+func rulesText(fz *fuzzy.System) string {
+	if fz == nil {
+		return ""
+	}
+	var lines []string
+	for _, r := range fz.Rules {
+		if r.Then == fuzzy.NoRule {
+			continue
+		}
+		lines = append(lines, fz.RuleText(r))
+	}
+	return strings.Join(lines, "\n")
 }
 
 func writeCSV(file io.Writer, cols []Column, rows [][]any) error {

@@ -38,7 +38,8 @@ func clusterCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "cluster",
 		Usage:       "write the cluster file a trace implies (node groups, power model)",
-		UsageText:   "ecotune cluster --from TRACE [-o cluster.yaml|cluster.json] [--model escs] [--json] [--force]",
+		UsageText:   "ecotune cluster TRACE|--from TRACE [-o cluster.yaml|cluster.json] [--model escs] [--json] [--force]",
+		ArgsUsage:   "TRACE",
 		Description: clusterHelp,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "from", Aliases: []string{"trace", "t"}, Usage: "the trace: Parquet or any supported raw log"},
@@ -61,11 +62,11 @@ func runCluster(c *cli.Context) error {
 	from := c.String("from")
 	switch {
 	case len(args) > 1 || (len(args) == 1 && from != ""):
-		return fmt.Errorf("cluster: one trace, as --from or as the argument (usage: %s)", c.Command.UsageText)
+		return usageErrorf(c, "one trace, as --from or as the argument")
 	case len(args) == 1:
 		from = args[0]
 	case from == "":
-		return fmt.Errorf("cluster: --from TRACE is required (usage: %s)", c.Command.UsageText)
+		return usageErrorf(c, "--from TRACE (or the trace as the argument) is required")
 	}
 	out := c.String("output")
 	asJSON := c.Bool("json")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -33,17 +32,18 @@ func compareCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "compare",
 		Usage:       "baseline policies side by side on one trace",
-		UsageText:   "ecotune compare [--trace T] [--policies a,b,...] [--run RUN_DIR] [--sweep name=a:b:step] [--cluster F | --nodes N] [--scheduler fcfs|easy|conservative] [--json|--csv|--markdown]",
+		UsageText:   "ecotune compare [TRACE | --trace T] [--policies a,b,...] [--run RUN_DIR] [--sweep name=a:b:step] [--cluster F | --nodes N] [--scheduler easy|fcfs|conservative] [--json|--csv|--markdown]",
+		ArgsUsage:   traceArgsUsage,
 		Description: compareHelp,
 		Flags: append(traceFlags(),
-			&cli.StringFlag{Name: "policies", Aliases: []string{"p"}, Usage: "comma-separated policies (default: every policy)"},
+			&cli.StringFlag{Name: "policies", Usage: "comma-separated policies (default: every policy)"},
 			&cli.StringFlag{Name: "run", Usage: "compare the references and presets of this run directory"},
 			&cli.StringFlag{Name: "sweep", Usage: "run one parameter over a range: name=from:to:step"},
 			&cli.StringFlag{Name: "cluster", Usage: "cluster file (YAML or JSON; default: the trace header's, or the run's)"},
 			&cli.IntFlag{Name: "nodes", Usage: "uniform cluster of N nodes"},
 			&cli.IntFlag{Name: "slots-per-node", Usage: "slots of each node with --nodes (default 1)"},
 			&cli.StringFlag{Name: "model", Value: "escs", Usage: "built-in power model (" + strings.Join(sim.ModelNames(), ", ") + ")"},
-			&cli.StringFlag{Name: "scheduler", Value: sim.FCFS, Usage: "fcfs, easy or conservative (default with --run: the run's)"},
+			schedulerFlag("; with --run, the run's unless given"),
 			&cli.Int64Flag{Name: "period", Value: sim.DefaultPeriod, Usage: "decision cycle in seconds"},
 			&cli.IntFlag{Name: "workers", Usage: "parallel simulations (default: GOMAXPROCS)"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
@@ -56,7 +56,7 @@ func compareCommand() *cli.Command {
 
 func runCompare(c *cli.Context) error {
 	if n := countTrue(c.Bool("json"), c.Bool("csv"), c.Bool("markdown")); n > 1 {
-		return errors.New("compare: --json, --csv and --markdown exclude each other")
+		return usageErrorf(c, "--json, --csv and --markdown exclude each other")
 	}
 	var run *reports.Run
 	if dir := c.String("run"); dir != "" {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
@@ -34,7 +33,16 @@ the schema every daemon follows; times in Unix seconds):
     "hourly_slots": [24 numbers: slots submitted per hour of the local day, smoothed]
   }
 
-Node states: off, booting, idle, busy, shutting-down. Optional node keys:
+The state must be the rule set's cluster: every node once, as many of
+each group as the rule set says; now, nodes and each node's name, group,
+state and since are required; unknown keys and negative times or counts
+are errors naming the field.
+
+Node states: off, booting, idle, busy, shutting-down, or Slurm's as sinfo
+and scontrol print them (idle, mixed, allocated, completing, idle~
+powered down, idle# powering up, IDLE+DRAIN, ...). Down, drained,
+draining, fail, maint and not-responding (*) nodes are out of service:
+never powered on or off. Optional node keys:
 idle_since (default since), sleep_level and freq (level indices of the
 group's model), last_failed (time its last power command failed).
 "group" must name a group of the rule set's cluster; slots come from it.
@@ -57,8 +65,8 @@ func decideCommand() *cli.Command {
 		UsageText:   "ecotune decide --rules R.json --state S.json [--json]",
 		Description: decideHelp,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "rules", Usage: "rule-set file `R.json`", Required: true},
-			&cli.StringFlag{Name: "state", Usage: "cluster state file `S.json` (- for standard input)", Required: true},
+			&cli.StringFlag{Name: "rules", Usage: "rule-set file `R.json` (required)"},
+			&cli.StringFlag{Name: "state", Usage: "cluster state file `S.json` (- for standard input; required)"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
 		},
 		Action: runDecide,
@@ -66,8 +74,8 @@ func decideCommand() *cli.Command {
 }
 
 func runDecide(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return errors.New("decide: no arguments besides --rules and --state")
+	if err := requireFlags(c, "rules", "state"); err != nil {
+		return err
 	}
 	rs, err := policy.LoadRuleSet(c.String("rules"))
 	if err != nil {

@@ -167,13 +167,42 @@ func TestDecideErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"decide", "--state", bad}, `Required flag "rules" not set`},
+		{[]string{"decide", "--state", bad}, `--rules is required`},
 		{[]string{"decide", "--rules", filepath.Join(dir, "rules.json"), "--state", bad}, `bad.json: nodes[0].group: "gpu" is not a group`},
 		{[]string{"decide", "--rules", bad, "--state", bad}, `bad.json: json: unknown field "now"`},
 	}
 	for _, tt := range tests {
 		if _, err := runApp(t, tt.args...); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%v: error %v; want %q", tt.args, err, tt.want)
+		}
+	}
+}
+
+// Issue 17: decide refuses an empty state and one whose node count is not
+// the rule set's cluster's, exiting non-zero with the field's name.
+func TestDecideRefusesIncompleteState(t *testing.T) {
+	dir := t.TempDir()
+	rules := filepath.Join("testdata", "decide", "rules.json") // 4 nodes of group "node"
+	three := `{"now": 1700000000, "nodes": [
+		{"name": "node001", "group": "node", "state": "idle", "since": 1699990000},
+		{"name": "node002", "group": "node", "state": "idle", "since": 1699990000},
+		{"name": "node003", "group": "node", "state": "drained", "since": 1699990000}]}`
+	for _, tt := range []struct{ state, want string }{
+		{`{}`, "now: missing"},
+		{`{"now": 1700000000}`, "nodes: missing"},
+		{three, "nodes: 3 nodes, but the rule set's cluster has 4 (4 node)"},
+		{`{"now": 1700000000, "nodes": [], "extra": 1}`, `unknown field "extra"`},
+	} {
+		path := filepath.Join(dir, "state.json")
+		if err := os.WriteFile(path, []byte(tt.state), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := runCLI("decide", "--rules", rules, "--state", path)
+		if code == 0 || !strings.Contains(stderr, tt.want) || !strings.Contains(stderr, "state.json") {
+			t.Errorf("%s: exit %d, stderr %q, want non-zero naming %q and the file", tt.state, code, stderr, tt.want)
+		}
+		if stdout != "" {
+			t.Errorf("%s: printed %q", tt.state, stdout)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -43,6 +42,7 @@ func exportCommand() *cli.Command {
 		Name:        "export",
 		Usage:       "the rule set of a chosen solution, for a daemon (and slurm.conf lines)",
 		UsageText:   "ecotune export RUN_DIR --pick PRESET|ROW -o rules.json [--slurm] [--force] [--json]",
+		ArgsUsage:   "RUN_DIR",
 		Description: exportHelp,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "pick", Usage: "preset name or front row (required)"},
@@ -67,7 +67,7 @@ func runExport(c *cli.Context) error {
 		return err
 	}
 	if len(args) != 1 {
-		return errors.New("export: want one RUN_DIR")
+		return usageErrorf(c, "want one RUN_DIR, got %d arguments %q", len(args), args)
 	}
 	if err := requireFlags(c, "pick", "output"); err != nil {
 		return err

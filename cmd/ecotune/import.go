@@ -50,6 +50,7 @@ func importCommand() *cli.Command {
 		Name:        "import",
 		Usage:       "convert accounting logs into a canonical Parquet trace",
 		UsageText:   "ecotune import LOG... -o TRACE.parquet [--format F] [--lenient] [--force] [--anonymize [--anonymize-key K]]",
+		ArgsUsage:   "LOG...",
 		Description: importHelp,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the Parquet trace to write (required)"},
@@ -72,7 +73,7 @@ func runImport(c *cli.Context) error {
 		return err
 	}
 	if len(logs) == 0 {
-		return fmt.Errorf("import: no log given (usage: %s)", c.Command.UsageText)
+		return usageErrorf(c, "no log given")
 	}
 	out := c.String("output")
 	var anon *datasets.Anonymizer

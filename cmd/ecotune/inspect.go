@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/urfave/cli/v2"
 
@@ -32,6 +31,7 @@ func inspectCommand() *cli.Command {
 		Name:        "inspect",
 		Usage:       "what is in a trace",
 		UsageText:   "ecotune inspect [TRACE] [--json] [--format F] [--lenient]",
+		ArgsUsage:   traceArgsUsage,
 		Description: inspectHelp,
 		Flags: append(traceFlags(),
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
@@ -55,17 +55,8 @@ func runInspect(c *cli.Context) error {
 }
 
 // traceArg reads the trace named by the single positional argument, else
-// by --trace, else the embedded default.
+// by --trace, else the embedded default (strictArgs has bound the argument
+// to --trace before the command runs).
 func traceArg(c *cli.Context) (*datasets.Trace, error) {
-	args, err := positionalArgs(c)
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case len(args) > 1:
-		return nil, fmt.Errorf("%s: one trace at most, got %d arguments", c.Command.Name, len(args))
-	case len(args) == 1:
-		return openTrace(c, args[0])
-	}
 	return loadTrace(c)
 }

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/urfave/cli/v2"
@@ -14,7 +13,7 @@ var version = "dev"
 
 func newApp() *cli.App {
 	var stopProfile func() error
-	return &cli.App{
+	app := &cli.App{
 		Name:    "ecotune",
 		Usage:   "learn energy-saving power policies for HPC clusters from their job logs",
 		Version: version,
@@ -49,12 +48,23 @@ func newApp() *cli.App {
 			serveCommand(),
 		},
 		EnableBashCompletion: true,
+		// An unknown command is a usage error, not a help page and exit 0.
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return usageErrorf(nil, "unknown command %q", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErrorf(nil, "%v", err) },
+		// Errors carry their exit code to runMain, which returns it: urfave/cli
+		// would call os.Exit itself.
+		ExitErrHandler: func(*cli.Context, error) {},
 	}
+	strictArgs(app.Commands)
+	tidyHelp(app.Commands)
+	return app
 }
 
 func main() {
-	if err := newApp().Run(os.Args); err != nil {
-		fmt.Fprintln(os.Stderr, "ecotune:", err)
-		os.Exit(1)
-	}
+	os.Exit(runMain(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
@@ -35,6 +34,7 @@ func reportCommand() *cli.Command {
 		Name:        "report",
 		Usage:       "HTML, Markdown and CSV report of a run, with plots and a Paraver trace",
 		UsageText:   "ecotune report RUN_DIR [--pick PRESET|ROW] [--from T] [--to T] [-o DIR] [--force] [--json]",
+		ArgsUsage:   "RUN_DIR",
 		Description: reportHelp,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "pick", Usage: "preset name or front row (default: first feasible preset)"},
@@ -55,7 +55,7 @@ func runReport(c *cli.Context) error {
 		return err
 	}
 	if len(args) != 1 {
-		return errors.New("report: want one RUN_DIR")
+		return usageErrorf(c, "want one RUN_DIR, got %d arguments %q", len(args), args)
 	}
 	from, err := reports.ParseTime(c.String("from"))
 	if err != nil {

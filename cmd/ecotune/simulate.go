@@ -46,7 +46,7 @@ node-hours.
 
 Examples:
   ecotune simulate --trace SDSC-SP2-1998-4.2-cln.swf.gz --policy always-on
-  ecotune simulate -t sp2.parquet --policy idle-timeout --set idle_timeout=600 --scheduler easy --json
+  ecotune simulate -t sp2.parquet --policy idle-timeout --set idle_timeout=600 --scheduler fcfs --json
   ecotune simulate -t osc.swf --cluster osc.yaml --policy idle-timeout --timeline osc.csv
   ecotune simulate -t repro.swf --nodes 10 --scheduler easy --period 0 --jobs out.csv`
 
@@ -54,7 +54,8 @@ func simulateCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "simulate",
 		Usage:       "one replay of a trace under a policy, and its scores",
-		UsageText:   "ecotune simulate --trace T --policy NAME [--set k=v ...] [--cluster FILE | --nodes N --slots-per-node S] [--model escs] [--scheduler fcfs|easy|conservative] [--period 60] [--timeline FILE] [--jobs FILE] [--json]",
+		UsageText:   "ecotune simulate [TRACE | --trace T] --policy NAME [--set k=v ...] [--cluster FILE | --nodes N --slots-per-node S] [--model escs] [--scheduler easy|fcfs|conservative] [--period 60] [--timeline FILE] [--jobs FILE] [--json]",
+		ArgsUsage:   traceArgsUsage,
 		Description: simulateHelp + "\n\nScores (objectives.All: name, better, unit, meaning):\n" + objectives.Help(),
 		Flags: append(traceFlags(),
 			&cli.StringFlag{Name: "policy", Aliases: []string{"p"}, Value: "always-on", Usage: "policy name (see `ecotune policies`)"},
@@ -63,7 +64,7 @@ func simulateCommand() *cli.Command {
 			&cli.IntFlag{Name: "nodes", Usage: "uniform cluster of N nodes"},
 			&cli.IntFlag{Name: "slots-per-node", Usage: "slots of each node with --nodes (default 1)"},
 			&cli.StringFlag{Name: "model", Value: "escs", Usage: "built-in power model (" + strings.Join(sim.ModelNames(), ", ") + ")"},
-			&cli.StringFlag{Name: "scheduler", Value: sim.FCFS, Usage: "fcfs, easy or conservative"},
+			schedulerFlag(""),
 			&cli.BoolFlag{Name: "use-run-time", Usage: "backfilling estimates jobs by their run time, not the requested time"},
 			&cli.Int64Flag{Name: "period", Value: sim.DefaultPeriod, Usage: "decision cycle in seconds (0: at every event)"},
 			&cli.Float64Flag{Name: "boot-fail", Usage: "probability that a boot fails"},

@@ -33,6 +33,7 @@ func splitCommand() *cli.Command {
 		Name:        "split",
 		Usage:       "chronological train/test split or time window of a trace",
 		UsageText:   "ecotune split [TRACE] --train 0.7 -o PREFIX [--by jobs|time] [--from T] [--to T] [--force]",
+		ArgsUsage:   traceArgsUsage,
 		Description: splitHelp,
 		Flags: append(traceFlags(),
 			&cli.Float64Flag{Name: "train", Usage: "share for training, in (0, 1)"},

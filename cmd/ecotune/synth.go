@@ -49,7 +49,7 @@ func runSynth(c *cli.Context) error {
 		return err
 	}
 	if len(args) > 0 {
-		return fmt.Errorf("synth: unexpected arguments %q", args)
+		return usageErrorf(c, "unexpected arguments %q", args)
 	}
 	if err := requireFlags(c, "output"); err != nil {
 		return err

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/sim"
 )
 
 // traceFlags are the flags of every command that reads a trace.
@@ -16,6 +16,17 @@ func traceFlags() []cli.Flag {
 		&cli.StringFlag{Name: "format", Usage: "force the raw log format (swf, gwf, slurm, pbs, sge, uge, lsf, oar, argonne)"},
 		&cli.BoolFlag{Name: "lenient", Usage: "skip unreadable records, counting them"},
 	}
+}
+
+// defaultScheduler is the scheduler of every command that replays a trace
+// (simulate, compare, tune): EASY backfilling, as real sites run.
+const defaultScheduler = sim.EASY
+
+// schedulerFlag is the --scheduler flag of every command that replays a
+// trace; note adds to its usage.
+func schedulerFlag(note string) cli.Flag {
+	return &cli.StringFlag{Name: "scheduler", Value: defaultScheduler,
+		Usage: "easy (backfilling, as real sites run), fcfs (strict first come, first served) or conservative (every queued job holds a reservation)" + note}
 }
 
 // loadTrace reads the trace named by --trace, or the embedded default.
@@ -50,20 +61,20 @@ func positionalArgs(c *cli.Context) ([]string, error) {
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		flag := commandFlag(c.Command, name)
 		if flag == nil {
-			return nil, fmt.Errorf("%s: unknown flag %s", c.Command.Name, a)
+			return nil, usageErrorf(c, "unknown flag %s", a)
 		}
 		if _, isBool := flag.(*cli.BoolFlag); isBool && !hasValue {
 			value, hasValue = "true", true
 		}
 		if !hasValue {
 			if i+1 == len(rest) {
-				return nil, fmt.Errorf("%s: flag %s needs a value", c.Command.Name, a)
+				return nil, usageErrorf(c, "flag %s needs a value", a)
 			}
 			i++
 			value = rest[i]
 		}
 		if err := c.Set(flag.Names()[0], value); err != nil {
-			return nil, fmt.Errorf("%s: flag %s: %w", c.Command.Name, a, err)
+			return nil, usageErrorf(c, "flag %s: %v", a, err)
 		}
 	}
 	return args, nil
@@ -85,7 +96,7 @@ func commandFlag(cmd *cli.Command, name string) cli.Flag {
 func requireFlags(c *cli.Context, names ...string) error {
 	for _, n := range names {
 		if !c.IsSet(n) {
-			return fmt.Errorf("%s: --%s is required (usage: %s)", c.Command.Name, n, c.Command.UsageText)
+			return usageErrorf(c, "--%s is required", n)
 		}
 	}
 	return nil

@@ -63,18 +63,32 @@ With no arguments it tunes hgfs on the embedded default trace: 150
 generations of 2 islands of 32, about 9,000 distinct evaluations, in about
 45 s on two cores.
 
-Examples:
+Examples, one per common task:
+  # a first look: hgfs on the embedded NASA-iPSC trace (about 45 s)
   ecotune tune
-  ecotune tune --trace SDSC-SP2-1998-4.2-cln.swf.gz --policy idle-timeout --generations 50
+  # a quick trial on your own log (any supported format), 300 evaluations
+  ecotune tune my-cluster.sacct --evaluations 300 -o runs/trial
+  # your cluster's real node layout and power model (see "ecotune cluster")
+  ecotune cluster my-cluster.sacct -o cluster.yaml
+  ecotune tune my-cluster.sacct --cluster cluster.yaml -o runs/mine
+  # a simple, explainable policy instead of the fuzzy one
+  ecotune tune ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz --policy idle-timeout --generations 50
+  # never worse than today's waits by more than 0.1 (p90 wait ratio)
   ecotune tune --constraint 'qos_p90<=always_on+0.1' --preset 'sla=qos_p90<=always_on+0.5'
-  ecotune tune -o runs/x --resume
-  ecotune tune --windows 3 --evaluations 300`
+  # continue after Ctrl-C
+  ecotune tune -o runs/mine --resume
+  # how stable is the result over time? rolling-origin validation
+  ecotune tune --windows 3 --evaluations 300
+  # then: open runs/mine/report/report.html; redo it for another pick; deploy a pick
+  ecotune report runs/mine --pick knee --force
+  ecotune export runs/mine --pick qos0.1 -o rules.json --slurm`
 
 func tuneCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "tune",
 		Usage:       "NSGA-II / genetic-fuzzy search, holdout, front",
-		UsageText:   "ecotune tune [--trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--train 0.7 | --windows K] [--scheduler easy|fcfs|conservative] [--cluster FILE] [-o DIR] [--resume] [--force] [--json]",
+		UsageText:   "ecotune tune [TRACE | --trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--train 0.7 | --windows K] [--scheduler easy|fcfs|conservative] [--cluster FILE] [-o DIR] [--resume] [--force] [--json]",
+		ArgsUsage:   traceArgsUsage,
 		Description: tuneHelp + "\n\nScores (objectives.All: name, default direction, unit, meaning):\n" + objectives.Help(),
 		Flags: append(traceFlags(),
 			&cli.StringFlag{Name: "policy", Aliases: []string{"p"}, Value: "hgfs", Usage: "policy to tune (see `ecotune policies`)"},
@@ -91,7 +105,7 @@ func tuneCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "preset", Usage: "NAME=CONSTRAINT or knee, replacing the defaults (repeatable)"},
 			&cli.Float64Flag{Name: "train", Value: 0.7, Usage: "chronological train fraction of the jobs (1: no test split)"},
 			&cli.IntFlag{Name: "windows", Usage: "rolling-origin validation over K ≥ 2 windows of consecutive jobs instead of one --train split (0: off)"},
-			&cli.StringFlag{Name: "scheduler", Value: sim.EASY, Usage: "easy, fcfs or conservative"},
+			schedulerFlag(""),
 			&cli.StringFlag{Name: "cluster", Usage: "cluster file (default: from the trace header, ESCS power model)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "run directory (default runs/POLICY-TRACE-seedSEED)"},
 			&cli.BoolFlag{Name: "resume", Usage: "continue the run in the run directory from its checkpoint"},
@@ -138,6 +152,13 @@ func runTune(c *cli.Context) error {
 	}
 	if !c.Bool("json") {
 		warnInfeasible(c, out.Meta)
+	}
+	if !c.Bool("json") && !c.Bool("quiet") && out.Front != nil {
+		// The summary goes to stderr beside the progress bar; stdout keeps
+		// the paths scripts read.
+		if err := writeTuneSummary(c.App.ErrWriter, t.Dir, out.Meta, out.Front, html); err != nil {
+			return err
+		}
 	}
 	if c.Bool("json") {
 		enc := json.NewEncoder(c.App.Writer)
