@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -61,7 +60,7 @@ func daemonCommand() *cli.Command {
 		UsageText:   "ecotune daemon --rules R.json [--nodes-map FILE] [--dry-run] [--once] [--state-dir DIR] [--log F.jsonl] [--metrics ADDR]",
 		Description: daemonHelp,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "rules", Usage: "rule-set file `R.json`", Required: true},
+			&cli.StringFlag{Name: "rules", Usage: "rule-set file `R.json` (required)"},
 			&cli.StringFlag{Name: "nodes-map", Usage: "group → Slurm hostlist `FILE` (default: by CPUs per node)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "decide and log, change nothing"},
 			&cli.BoolFlag{Name: "once", Usage: "run one cycle and exit"},
@@ -78,8 +77,8 @@ func daemonCommand() *cli.Command {
 }
 
 func runDaemon(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return errors.New("daemon: no arguments besides the flags")
+	if err := requireFlags(c, "rules"); err != nil {
+		return err
 	}
 	rs, err := policy.LoadRuleSet(c.String("rules"))
 	if err != nil {
