@@ -121,12 +121,9 @@ func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
 	defer ckw.Close()
 	s.Recorders = append(slices.Clip(s.Recorders), ckw)
 	if o.Monitor != nil {
+		prog := NewProgress(norm)
 		s.Recorders = append(s.Recorders, RecorderFunc(func(st *Status) error {
-			pts := make([][]float64, len(st.Front))
-			for i, m := range st.Front {
-				pts[i] = m.F
-			}
-			st.Hypervolume = norm.Hypervolume(pts)
+			st.Hypervolume = prog.Add(st.Front) // best so far: never falls
 			return o.Monitor.Record(st)
 		}))
 	}
@@ -303,10 +300,7 @@ func capFront(ms []Member, norm Normalizer, n int) []Member {
 	for i, m := range ms {
 		pts[i] = norm.Normalize(m.F)
 	}
-	ref := make([]float64, len(norm.Objectives))
-	for k := range ref {
-		ref[k] = 1 + HVMargin
-	}
+	ref := norm.nadir()
 	gain := make([]float64, len(ms))
 	for i, p := range pts {
 		gain[i] = Hypervolume([][]float64{p}, ref)
