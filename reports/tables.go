@@ -75,20 +75,37 @@ func (rep *Report) holdoutTable(machine bool) table {
 	if machine {
 		f, feasible = full, strconv.FormatBool
 	}
-	cols := scoreCols{rep.objectiveNames(), !machine}
-	header := []string{"preset", "bound", "relative", "resolved_bound", "feasible", "row"}
+	cols := scoreCols{withWaits(rep.objectiveNames()), !machine}
+	header := []string{"preset", "bound", "relative", "resolved_bound", "feasible", "feasible_test", "row"}
 	header = append(header, cols.header("train")...)
 	header = append(header, cols.header("test")...)
 	header = append(header, "energy_split", "energy_kwh", "saved_kwh", "saved_pct", "above_oracle_kwh")
 	t := table{ID: "holdout", Caption: "Holdout: presets on the training and the test split", Header: header}
 	for _, h := range rep.Holdout {
-		row := []string{h.Preset, f(h.Bound), strconv.FormatBool(h.Relative), f(h.Resolved), feasible(h.Feasible), strconv.Itoa(h.Row)}
+		feasibleTest := "" // no test split, or a run written before it was recorded
+		if h.FeasibleTest != nil {
+			feasibleTest = feasible(*h.FeasibleTest)
+		}
+		row := []string{h.Preset, f(h.Bound), strconv.FormatBool(h.Relative), f(h.Resolved), feasible(h.Feasible), feasibleTest, strconv.Itoa(h.Row)}
 		row = append(row, cols.cells(&h.Train, f)...)
 		row = append(row, cols.cells(h.Test, f)...)
 		row = append(row, h.EnergySplit, f(h.KWh), optional(h.SavedKWh, f), optional(h.SavedPct, f), optional(h.AboveOracleKWh, f))
 		t.Rows = append(t.Rows, row)
 	}
 	return t
+}
+
+// withWaits is names with the mean and the longest wait added when
+// missing: a comparison of power policies shows what happens to waits
+// beside qos_p90 (a policy's rule can change the schedule).
+func withWaits(names []string) []string {
+	out := slices.Clone(names)
+	for _, w := range []string{objectives.MeanWait, objectives.MaxWait} {
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // optional formats *v, or "" when v is nil (a figure the run lacks).

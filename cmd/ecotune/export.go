@@ -17,8 +17,10 @@ came from (trace and its sha256, split, objectives on train and test, seed,
 version). The file is validated before it is written; a daemon, or
 "ecotune decide --rules", loads it.
 
---pick names a preset of the run (qos0, qos0.1, qos0.5, knee, ...) or a row
-of its front. --slurm also prints the slurm.conf power-saving lines the
+--pick names a preset of the run (qos0, qos0.1, qos0.5, rel10, knee, ...)
+or a row of its front. A preset pick that misses its bound on the train or
+the test split is refused unless --force (which also overwrites); the rule
+set records the pick's feasibility on each split (provenance.feasibility). --slurm also prints the slurm.conf power-saving lines the
 solution maps to (idle-timeout solutions: SuspendTime, SuspendRate,
 ResumeRate, ResumeTimeout, SuspendTimeout, SuspendExcNodes), followed by
 comment lines saying what Slurm cannot express.
@@ -36,7 +38,7 @@ func exportCommand() *cli.Command {
 			&cli.StringFlag{Name: "pick", Usage: "preset name or front row (required)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "rule-set file to write (required)"},
 			&cli.BoolFlag{Name: "slurm", Usage: "also print the slurm.conf power-saving lines"},
-			&cli.BoolFlag{Name: "force", Usage: "overwrite an existing file"},
+			&cli.BoolFlag{Name: "force", Usage: "overwrite an existing file; export an infeasible preset pick"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (path, rule set, slurm)"},
 		},
 		Action: runExport,
@@ -65,6 +67,13 @@ func runExport(c *cli.Context) error {
 	rs, err := reports.RuleSet(run, pick)
 	if err != nil {
 		return err
+	}
+	if why := pick.Infeasible(); why != "" {
+		if !c.Bool("force") {
+			return fmt.Errorf("export: preset %s of %s is infeasible: %s; pick another preset (rel10 is relative to always-on) or a row, or export it anyway with --force", pick.Label, run.Dir, why)
+		}
+		rs.Provenance.Feasibility.Forced = true
+		fmt.Fprintf(c.App.ErrWriter, "export: warning: preset %s is infeasible (%s); exported because of --force, marked in the rule set\n", pick.Label, why)
 	}
 	out := c.String("output")
 	if err := policy.WriteRuleSet(out, rs, c.Bool("force")); err != nil {
