@@ -24,6 +24,9 @@ type Provenance struct {
 	Version     string             `json:"ecotune_version"`
 	Run         string             `json:"run,omitempty"` // run directory
 	Pick        string             `json:"pick,omitempty"`
+	// Scheduler is the scheduler the run simulated (fcfs, easy), so a
+	// replay of the rule set uses it ("" in older rule sets).
+	Scheduler string `json:"scheduler,omitempty"`
 	// Feasibility is whether the pick, when chosen by a preset, meets the
 	// preset's bound on each split (nil: picked by row, or a rule set
 	// written before it was recorded).

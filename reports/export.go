@@ -40,7 +40,7 @@ func RuleSet(r *Run, pick Pick) (*policy.RuleSet, error) {
 		Provenance: &policy.Provenance{
 			Trace: m.Trace, TraceSHA256: m.TraceSHA256, Split: m.Split.String(),
 			Train: scoreMap(&sol.Train, names), Test: scoreMap(sol.Test, names),
-			Seed: m.Seed, Version: m.Version, Run: filepath.Clean(r.Dir), Pick: pick.Label,
+			Seed: m.Seed, Version: m.Version, Run: filepath.Clean(r.Dir), Pick: pick.Label, Scheduler: m.Scheduler,
 		},
 	}
 	if p := pick.Preset; p != nil {
