@@ -140,6 +140,10 @@ type Manifest struct {
 	TestJobs    int                   `json:"test_jobs,omitempty"`
 	Interrupted bool                  `json:"interrupted,omitempty"` // stopped before the last generation; --resume continues
 	Normalizers map[string]Normalizer `json:"normalizers,omitempty"` // hypervolume box per split ("train", "test")
+	// ScheduleRule is the policy's own scheduling rule (hgfs: "drain") and
+	// whether the search could use it: "drain searched" or "drain off"
+	// (empty for policies without one).
+	ScheduleRule string `json:"schedule_rule,omitempty"`
 }
 
 // SetProvenance copies p into m.

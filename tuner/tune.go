@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -46,6 +47,11 @@ type Options struct {
 	// seeds of 10 instead of 5, but on NASA-iPSC its qos0.1 picks beat the
 	// best baseline's on 5 of 8 instead of 9 of 10 (1200 evaluations).
 	ReactiveIsland bool
+	// NoScheduleRule fixes the policy's own scheduling rule off
+	// (policy.Spec.ScheduleRule; hgfs: drain_lead at its maximum, no
+	// drain) in every island, so the front's gains are power decisions'
+	// alone and the schedule is always-on's.
+	NoScheduleRule bool
 	Settings       Settings
 	// Monitor, when set, watches the run (cmd's progress bar): it sees
 	// every generation with Status.Hypervolume set to the train split's.
@@ -115,6 +121,9 @@ func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
 	if fixed := prob.ReactiveFixed(); o.ReactiveIsland && fixed != nil && s.Islands > 1 {
 		s.Fixed = []map[int]float64{fixed} // island 0 searches the reactive core
 	}
+	if off := prob.ScheduleRuleFixed(); o.NoScheduleRule && off != nil {
+		s.Fixed = fixEverywhere(s.Fixed, off, s.Islands)
+	}
 	s.Fingerprint = o.fingerprint()
 	s.workers = scorer.pool
 	ckw := &CheckpointWriter{Dir: t.Dir}
@@ -162,6 +171,19 @@ func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
 		return nil, err
 	}
 	return &Outcome{Meta: meta, Front: front, Interrupted: res.Interrupted}, nil
+}
+
+// fixEverywhere adds the fixed variables of fix to every island's.
+func fixEverywhere(fixed []map[int]float64, fix map[int]float64, islands int) []map[int]float64 {
+	out := make([]map[int]float64, islands)
+	for i := range out {
+		out[i] = map[int]float64{}
+		if i < len(fixed) {
+			maps.Copy(out[i], fixed[i])
+		}
+		maps.Copy(out[i], fix)
+	}
+	return out
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -373,6 +395,12 @@ func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *Result, 
 		Normalizers: map[string]rundir.Normalizer{},
 	}
 	m.SetProvenance(pv)
+	if r := prob.Spec.ScheduleRule; r != nil {
+		m.ScheduleRule = r.Name + " searched"
+		if o.NoScheduleRule {
+			m.ScheduleRule = r.Name + " off"
+		}
+	}
 	if m.Scheduler == "" {
 		m.Scheduler = sim.FCFS
 	}
