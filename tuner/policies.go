@@ -152,11 +152,11 @@ func TunePolicies(ctx context.Context, o Options, t rundir.Target, policies []st
 // summarizePolicies builds the summary from the runs' run.json and fronts.
 func summarizePolicies(metas []*RunMeta, fronts []*Front, o Options) (*PoliciesSummary, error) {
 	s := &PoliciesSummary{Seed: o.Settings.Seed, Policies: []PolicySummary{}, References: map[string]Pair{}}
-	for _, p := range o.Presets {
-		s.Presets = append(s.Presets, p.Name)
-	}
 	for i, m := range metas {
 		if i == 0 {
+			for _, ch := range m.Presets {
+				s.Presets = append(s.Presets, ch.Name)
+			}
 			s.Trace, s.TraceSHA256, s.Split, s.Scheduler, s.Normalizers = m.Trace, m.TraceSHA256, m.Split.String(), m.Scheduler, m.Normalizers
 			for name, r := range m.References {
 				s.References[name] = Pair{Train: r.Train, Test: r.Test}

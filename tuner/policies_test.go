@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/ecotune/ecotune/policy"
@@ -24,6 +25,9 @@ func TestTunePoliciesContract(t *testing.T) {
 	s, err := tuner.TunePolicies(context.Background(), o, tg, policies)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if want := []string{"qos0", "qos0.1", "qos0.5", "rel10", "knee"}; !slices.Equal(s.Presets, want) {
+		t.Errorf("presets %v, want %v", s.Presets, want)
 	}
 	if len(s.Policies) != 2 || s.Interrupted {
 		t.Fatalf("%d policies summarised (interrupted %v), want 2", len(s.Policies), s.Interrupted)
