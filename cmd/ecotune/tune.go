@@ -250,8 +250,12 @@ func warnInfeasible(c *cli.Context, m *tuner.RunMeta) {
 			continue
 		}
 		ao := m.References[tuner.AlwaysOn].Train
-		fmt.Fprintf(c.App.ErrWriter, "preset %s: no solution meets the bound %g on the train split (always-on's qos_p90 there is %g); row %d violates it least. Relative form: --preset '%s=qos_p90<=always_on+%g'\n",
-			p.Name, p.Resolved, ao.QoSP90, p.Row, p.Name, p.Bound)
+		hint := fmt.Sprintf(" Relative form: --preset '%s=qos_p90<=always_on+%g' (or the default rel10)", p.Name, p.Bound)
+		if p.Relative {
+			hint = ""
+		}
+		fmt.Fprintf(c.App.ErrWriter, "preset %s: no solution meets the bound %g on the train split (always-on's qos_p90 there is %g); row %d violates it least.%s\n",
+			p.Name, p.Resolved, ao.QoSP90, p.Row, hint)
 	}
 }
 
