@@ -17,6 +17,8 @@ type SpecOut struct {
 	Clairvoyant bool          `json:"clairvoyant"`
 	Params      []ParamOut    `json:"params"`
 	Fuzzy       *fuzzy.System `json:"fuzzy,omitempty"`
+	// ScheduleRule is the policy's own scheduling rule (Spec.ScheduleRule).
+	ScheduleRule *ScheduleRule `json:"schedule_rule,omitempty"`
 }
 
 // ParamOut is the printable form of a Param.
@@ -36,7 +38,7 @@ type ParamOut struct {
 func Catalog() []SpecOut {
 	var out []SpecOut
 	for _, s := range All() {
-		so := SpecOut{Name: s.Name, Doc: s.Doc, Source: s.Source, Clairvoyant: s.Clairvoyant, Params: []ParamOut{}, Fuzzy: s.Fuzzy}
+		so := SpecOut{Name: s.Name, Doc: s.Doc, Source: s.Source, Clairvoyant: s.Clairvoyant, Params: []ParamOut{}, Fuzzy: s.Fuzzy, ScheduleRule: s.ScheduleRule}
 		for _, p := range s.Params {
 			po := ParamOut{Name: p.Name, Unit: p.Unit, Doc: p.Doc, Min: p.Min, Max: p.Max, Default: p.Default,
 				Type: "real", Scale: "linear", PerGroup: p.PerGroup}
@@ -73,6 +75,9 @@ func WriteCatalog(w io.Writer, specs []SpecOut) error {
 			}
 			fmt.Fprintf(&b, "  %-13s %s in [%s, %s] %s, default %s (%s, %s scale%s)\n", p.Name, p.Type,
 				fnum(p.Min), fnum(p.Max), p.Unit, fnum(p.Default), p.Doc, p.Scale, group)
+		}
+		if r := s.ScheduleRule; r != nil {
+			fmt.Fprintf(&b, "  schedule rule %s: %s = %s turns it off (%s)\n", r.Name, r.Param, fnum(r.Off), r.Doc)
 		}
 		if s.Fuzzy != nil {
 			fmt.Fprintf(&b, "  fuzzy template: %d rules over %s -> %s (%s)\n", len(s.Fuzzy.Rules), varNames(s.Fuzzy.Inputs), s.Fuzzy.Output.Name, s.Fuzzy.Inference)

@@ -171,6 +171,8 @@ func hgfsSpec() Spec {
 		// Every rule off, R2 never, R3 always, no drain: idle-timeout
 		// with idle_timeout = min_idle and the same spare and max_booting.
 		Reactive: &Subspace{Base: hgfsReactiveSeeds()[0], Free: []string{"min_idle", "spare", "max_booting"}},
+		ScheduleRule: &ScheduleRule{Name: "drain", Param: "drain_lead", Off: maxDrainLead,
+			Doc: "drain: idle nodes only a waiting wide queue head needs go off; under EASY this changes which jobs backfill (off: drain_lead at its maximum)"},
 	}, func(c Config) (Policy, error) {
 		sys := c.Fuzzy
 		if sys == nil {

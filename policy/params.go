@@ -57,7 +57,36 @@ type Spec struct {
 	// give it a population of its own, so the best reactive trade-offs
 	// are found as well as a search of that policy alone would find them.
 	Reactive *Subspace
-	New      func(c Config) (Policy, error)
+	// ScheduleRule, if set, is the policy's own scheduling rule: a rule
+	// that changes the schedule itself (who backfills, who waits), not
+	// only which nodes are powered. A comparison of power policies
+	// reports it, and a search can fix it off (tuner.Options.NoScheduleRule)
+	// so that a gain is a power decision's.
+	ScheduleRule *ScheduleRule
+	New          func(c Config) (Policy, error)
+}
+
+// ScheduleRule is a parameter of a policy that turns a scheduling rule on,
+// and the value that turns it off.
+type ScheduleRule struct {
+	Name  string  `json:"name"`  // the rule, e.g. "drain"
+	Param string  `json:"param"` // the parameter, e.g. "drain_lead"
+	Off   float64 `json:"off"`   // the parameter's value with the rule off
+	Doc   string  `json:"doc"`
+}
+
+// On reports whether c has the rule on (the parameter, filled with its
+// default when c lacks it, differs from Off).
+func (r *ScheduleRule) On(s Spec, c Config) bool {
+	if r == nil {
+		return false
+	}
+	v, ok := c.Params[r.Param]
+	if !ok {
+		p, _ := s.Param(r.Param)
+		v = p.Default
+	}
+	return v != r.Off
 }
 
 // Subspace is a part of a policy's space: Base with only the parameters

@@ -24,4 +24,24 @@ type Provenance struct {
 	Version     string             `json:"ecotune_version"`
 	Run         string             `json:"run,omitempty"` // run directory
 	Pick        string             `json:"pick,omitempty"`
+	// Scheduler is the scheduler the run simulated (fcfs, easy), so a
+	// replay of the rule set uses it ("" in older rule sets).
+	Scheduler string `json:"scheduler,omitempty"`
+	// Feasibility is whether the pick, when chosen by a preset, meets the
+	// preset's bound on each split (nil: picked by row, or a rule set
+	// written before it was recorded).
+	Feasibility *Feasibility `json:"feasibility,omitempty"`
+}
+
+// Feasibility is a preset pick's verdict on each split: whether it meets
+// the preset's bound, resolved on that split (a relative bound against
+// always-on's scores there).
+type Feasibility struct {
+	Train      bool     `json:"train"`
+	BoundTrain float64  `json:"bound_train"`
+	Test       *bool    `json:"test,omitempty"` // nil: no test split
+	BoundTest  *float64 `json:"bound_test,omitempty"`
+	// Forced says the pick was exported although infeasible on a split
+	// (ecotune export --force).
+	Forced bool `json:"forced,omitempty"`
 }

@@ -40,13 +40,42 @@ func RuleSet(r *Run, pick Pick) (*policy.RuleSet, error) {
 		Provenance: &policy.Provenance{
 			Trace: m.Trace, TraceSHA256: m.TraceSHA256, Split: m.Split.String(),
 			Train: scoreMap(&sol.Train, names), Test: scoreMap(sol.Test, names),
-			Seed: m.Seed, Version: m.Version, Run: filepath.Clean(r.Dir), Pick: pick.Label,
+			Seed: m.Seed, Version: m.Version, Run: filepath.Clean(r.Dir), Pick: pick.Label, Scheduler: m.Scheduler,
 		},
+	}
+	if p := pick.Preset; p != nil {
+		rs.Provenance.Feasibility = &policy.Feasibility{Train: p.Feasible, BoundTrain: p.Resolved, Test: p.FeasibleTest, BoundTest: p.ResolvedTest}
 	}
 	if err := rs.Validate(); err != nil {
 		return nil, fmt.Errorf("reports: export: row %d: %w", pick.Row, err)
 	}
 	return rs, nil
+}
+
+// Infeasible says why a preset pick misses its preset's bound ("" when it
+// meets it on every split it was scored on, or was picked by row): an
+// exported rule set should keep the promise its preset names.
+func (p Pick) Infeasible() string {
+	ch := p.Preset
+	if ch == nil {
+		return ""
+	}
+	var why []string
+	if !ch.Feasible {
+		q := ""
+		if ch.Train != nil {
+			q = fmt.Sprintf(" (its qos_p90 %g)", ch.Train.QoSP90)
+		}
+		why = append(why, fmt.Sprintf("no solution meets the bound %g on the train split; row %d violates it least%s", ch.Resolved, ch.Row, q))
+	}
+	if ch.FeasibleTest != nil && !*ch.FeasibleTest && ch.ResolvedTest != nil {
+		q := ""
+		if ch.Test != nil {
+			q = fmt.Sprintf(" has qos_p90 %g", ch.Test.QoSP90)
+		}
+		why = append(why, fmt.Sprintf("on the test split row %d%s, above the bound %g", ch.Row, q, *ch.ResolvedTest))
+	}
+	return strings.Join(why, "; ")
 }
 
 func scoreMap(sc *objectives.Scores, names []string) map[string]float64 {

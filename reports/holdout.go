@@ -17,14 +17,17 @@ const (
 // split. Energy figures (KWh, SavedKWh, SavedPct, AboveOracleKWh) are on
 // the test split when the run has one, else on the training split.
 type HoldoutRow struct {
-	Preset   string             `json:"preset"`
-	Bound    float64            `json:"bound"`
-	Relative bool               `json:"relative"`
-	Resolved float64            `json:"resolved"`
-	Feasible bool               `json:"feasible"`
-	Row      int                `json:"row"`
-	Train    objectives.Scores  `json:"train"`
-	Test     *objectives.Scores `json:"test,omitempty"`
+	Preset   string  `json:"preset"`
+	Bound    float64 `json:"bound"`
+	Relative bool    `json:"relative"`
+	Resolved float64 `json:"resolved"`
+	Feasible bool    `json:"feasible"` // on the train split
+	// FeasibleTest is whether the pick meets the bound, resolved on the
+	// test split, there (nil: no test split, or an older run).
+	FeasibleTest *bool              `json:"feasible_test,omitempty"`
+	Row          int                `json:"row"`
+	Train        objectives.Scores  `json:"train"`
+	Test         *objectives.Scores `json:"test,omitempty"`
 	// KWh is the energy of the solution.
 	KWh float64 `json:"energy_kwh"`
 	// SavedKWh is always-on's energy minus KWh; SavedPct is it as a
@@ -50,7 +53,7 @@ func Holdout(r *Run) []HoldoutRow {
 	for _, p := range r.Meta.Presets {
 		row := holdoutRow(r, p.Row)
 		row.Preset, row.Bound, row.Relative = p.Name, p.Bound, p.Relative
-		row.Resolved, row.Feasible = p.Resolved, p.Feasible
+		row.Resolved, row.Feasible, row.FeasibleTest = p.Resolved, p.Feasible, p.FeasibleTest
 		rows = append(rows, row)
 	}
 	return rows

@@ -63,9 +63,9 @@ func TestWriteHTMLHoldsTheRunsNumbers(t *testing.T) {
 	// 55.5556 node-hours), 56 kWh on test; always-on uses 70 kWh on test,
 	// so it saves 14 kWh (20 %), 12 kWh above the oracle's 44.
 	want := map[string]map[string]string{
-		"qos0":   {"feasible": "INFEASIBLE", "row": "4", "train p90 wait ratio": "0.02", "test reconfigurations": "20", "energy (kWh)": "61", "saved (kWh)": "9"},
-		"qos0.1": {"feasible": "yes", "row": "3", "train p90 wait ratio": "0.08", "test p90 wait ratio": "0.12", "test nodes off (node-hours)": "55.5556", "energy (kWh)": "56", "saved (kWh)": "14", "saved (%)": "20.0", "above oracle (kWh)": "12"},
-		"qos0.5": {"feasible": "yes", "row": "1", "train nodes off (node-hours)": "222.2", "test reconfigurations": "210", "saved (kWh)": "20"},
+		"qos0":   {"train feasible": "INFEASIBLE", "row": "4", "train p90 wait ratio": "0.02", "test reconfigurations": "20", "energy (kWh)": "61", "saved (kWh)": "9"},
+		"qos0.1": {"train feasible": "yes", "row": "3", "train p90 wait ratio": "0.08", "test p90 wait ratio": "0.12", "test nodes off (node-hours)": "55.5556", "energy (kWh)": "56", "saved (kWh)": "14", "saved (%)": "20.0", "above oracle (kWh)": "12"},
+		"qos0.5": {"train feasible": "yes", "row": "1", "train nodes off (node-hours)": "222.2", "test reconfigurations": "210", "saved (kWh)": "20"},
 	}
 	if len(rows) != 1+len(want) {
 		t.Fatalf("holdout has %d rows, want %d", len(rows)-1, len(want))
@@ -127,7 +127,7 @@ func TestCSVHoldsEveryDigit(t *testing.T) {
 	if len(lines) != 4 {
 		t.Fatalf("%d CSV lines, want header and 3 presets", len(lines))
 	}
-	wantLine := "qos0.1,0.1,false,0.1,true,3,0.08,500000,150,0.12,200000,60,test,56,14,20,12"
+	wantLine := "qos0.1,0.1,false,0.1,true,,3,0.08,500000,150,0,0,0.12,200000,60,0,0,test,56,14,20,12"
 	if lines[2] != wantLine {
 		t.Errorf("qos0.1 line\n got %s\nwant %s", lines[2], wantLine)
 	}
@@ -223,7 +223,7 @@ func TestHoldoutWithoutOracle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "qos0.1,0.1,false,0.1,true,3,0.08,500000,150,0.12,200000,60,test,56,14,20,\n"; !strings.Contains(string(b), want) {
+	if want := "qos0.1,0.1,false,0.1,true,,3,0.08,500000,150,0,0,0.12,200000,60,0,0,test,56,14,20,\n"; !strings.Contains(string(b), want) {
 		t.Errorf("csv lacks %q:\n%s", want, b)
 	}
 }

@@ -78,14 +78,18 @@ func (rep *Report) holdoutTable(machine bool) table {
 	if machine {
 		f, feasible = full, strconv.FormatBool
 	}
-	cols := scoreCols{rep.objectiveNames(), !machine}
-	header := []string{"preset", "bound", "relative", "resolved_bound", "feasible", "row"}
+	cols := scoreCols{withWaits(rep.objectiveNames()), !machine}
+	header := []string{"preset", "bound", "relative", "resolved_bound", "feasible", "feasible_test", "row"}
 	header = append(header, cols.header("train")...)
 	header = append(header, cols.header("test")...)
 	header = append(header, "energy_split", "energy_kwh", "saved_kwh", "saved_pct", "above_oracle_kwh")
 	t := table{ID: "holdout", Caption: "Holdout: presets on the training and the test split", Header: header}
 	for _, h := range rep.Holdout {
-		row := []string{h.Preset, f(h.Bound), strconv.FormatBool(h.Relative), f(h.Resolved), feasible(h.Feasible), strconv.Itoa(h.Row)}
+		feasibleTest := "" // no test split, or a run written before it was recorded
+		if h.FeasibleTest != nil {
+			feasibleTest = feasible(*h.FeasibleTest)
+		}
+		row := []string{h.Preset, f(h.Bound), strconv.FormatBool(h.Relative), f(h.Resolved), feasible(h.Feasible), feasibleTest, strconv.Itoa(h.Row)}
 		row = append(row, cols.cells(&h.Train, f)...)
 		row = append(row, cols.cells(h.Test, f)...)
 		row = append(row, h.EnergySplit, f(h.KWh), optional(h.SavedKWh, f), optional(h.SavedPct, f), optional(h.AboveOracleKWh, f))
@@ -99,8 +103,8 @@ func (rep *Report) holdoutTable(machine bool) table {
 // cell ("train / test", display units), the energy figures headed in kWh
 // (their split is named above the table).
 func (rep *Report) holdoutTableForPeople() table {
-	names := rep.objectiveNames()
-	header := []string{"preset", "bound on p90 wait ratio", "feasible", "row"}
+	names := withWaits(rep.objectiveNames())
+	header := []string{"preset", "bound on p90 wait ratio", "feasible, train / test", "row"}
 	for _, n := range names {
 		h := n
 		if o, err := objectives.Lookup(n); err == nil {
@@ -119,7 +123,11 @@ func (rep *Report) holdoutTableForPeople() table {
 		case h.Relative:
 			bound = fmt.Sprintf("always-on + %s = %s", num(h.Bound), num(h.Resolved))
 		}
-		row := []string{h.Preset, bound, feasibleText(h.Feasible), strconv.Itoa(h.Row)}
+		feasible := feasibleText(h.Feasible)
+		if h.FeasibleTest != nil {
+			feasible += " / " + feasibleText(*h.FeasibleTest)
+		}
+		row := []string{h.Preset, bound, feasible, strconv.Itoa(h.Row)}
 		tr, te := train.cells(&h.Train, num), test.cells(h.Test, num)
 		for i := range tr {
 			cell := tr[i]
@@ -136,6 +144,19 @@ func (rep *Report) holdoutTableForPeople() table {
 
 // pct formats a percentage to one decimal.
 func pct(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+
+// withWaits is names with the mean and the longest wait added when
+// missing: a comparison of power policies shows what happens to waits
+// beside qos_p90 (a policy's rule can change the schedule).
+func withWaits(names []string) []string {
+	out := slices.Clone(names)
+	for _, w := range []string{objectives.MeanWait, objectives.MaxWait} {
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
 
 // optional formats *v, or "" when v is nil (a figure the run lacks).
 func optional(v *float64, f func(float64) string) string {

@@ -57,13 +57,29 @@ func (r Reference) On(split string) *objectives.Scores {
 }
 
 // PresetChoice is how an administrator preference was resolved on a front.
+// The choice is made on the train split; the chosen solution's scores on
+// both splits and whether it meets the preset's bound on each (the bound
+// resolved against always-on's scores on the same split) are recorded
+// beside it.
 type PresetChoice struct {
-	Name     string  `json:"name"`     // qos0, qos0.1, qos0.5, knee, ...
+	Name     string  `json:"name"`     // qos0, qos0.1, qos0.5, rel10, knee, ...
 	Bound    float64 `json:"bound"`    // as given
 	Relative bool    `json:"relative"` // bound is added to always-on's qos_p90
-	Resolved float64 `json:"resolved"` // absolute bound used
-	Feasible bool    `json:"feasible"`
-	Row      int     `json:"row"` // index in Front.Solutions (least violating when infeasible)
+	// Factor, when not 0, makes a relative bound max(Factor × always-on's,
+	// always-on's + Bound) (rel10: 1.1 and 0.1).
+	Factor   float64 `json:"factor,omitempty"`
+	Resolved float64 `json:"resolved"` // absolute bound used on the train split
+	Feasible bool    `json:"feasible"` // the pick meets the bound on the train split
+	Row      int     `json:"row"`      // index in Front.Solutions (least violating when infeasible)
+	// ResolvedTest is the bound on the test split, FeasibleTest whether
+	// the pick meets it there (nil: no test split, or a run written
+	// before they were recorded).
+	ResolvedTest *float64 `json:"resolved_test,omitempty"`
+	FeasibleTest *bool    `json:"feasible_test,omitempty"`
+	// Train and Test are the pick's scores (nil in runs written before
+	// they were recorded; Test nil without a test split).
+	Train *objectives.Scores `json:"train,omitempty"`
+	Test  *objectives.Scores `json:"test,omitempty"`
 }
 
 // Normalizer is the hypervolume box of one split: raw objective values
@@ -124,6 +140,10 @@ type Manifest struct {
 	TestJobs    int                   `json:"test_jobs,omitempty"`
 	Interrupted bool                  `json:"interrupted,omitempty"` // stopped before the last generation; --resume continues
 	Normalizers map[string]Normalizer `json:"normalizers,omitempty"` // hypervolume box per split ("train", "test")
+	// ScheduleRule is the policy's own scheduling rule (hgfs: "drain") and
+	// whether the search could use it: "drain searched" or "drain off"
+	// (empty for policies without one).
+	ScheduleRule string `json:"schedule_rule,omitempty"`
 }
 
 // SetProvenance copies p into m.

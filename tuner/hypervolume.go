@@ -94,9 +94,9 @@ func hv2(points [][]float64, ref []float64) float64 {
 	return area
 }
 
-// HVMargin is how far beyond the box the hypervolume reference point lies,
-// as a fraction of the box: the reference is 1 + HVMargin in every
-// normalised objective.
+// HVMargin is how far beyond the worse reference the nadir lies, as a
+// fraction of the references' distance: a solution at (or slightly past)
+// the worse reference in one objective still adds hypervolume.
 const HVMargin = 0.1
 
 // TieTolerance is how close, relative to the better value's magnitude
@@ -104,25 +104,31 @@ const HVMargin = 0.1
 // the Normalizer to treat them as equal.
 const TieTolerance = 0.01
 
-// Normalizer maps objective values of one split to a common scale, so
-// hypervolumes of fronts of different policies and runs compare.
+// Normalizer maps objective values of one split to a fixed box, [0, 1] in
+// every objective, so hypervolumes of fronts of different policies, runs
+// and splits compare: every hypervolume lies in [0, 1].
 //
 // The box is bounded by two reference policies evaluated on the same split,
-// always-on and the clairvoyant oracle: for each objective the better of the
-// two maps to 0 and the worse to 1. If they tie — differ by at most
+// always-on and the clairvoyant oracle. For each objective the better of
+// the two is the ideal (0) and the worse, moved HVMargin of their distance
+// further, the nadir (1): always-on bounds qos_p90 and reconfigurations
+// from the good side, the oracle off-seconds. Values outside the box are
+// clamped to it: a solution better than the ideal (hgfs's drain rule
+// can bring qos_p90 below always-on's under EASY: a schedule change, not a
+// power decision) counts as the ideal, one beyond the nadir adds nothing
+// in that objective. If the references tie — differ by at most
 // TieTolerance of the better value's magnitude (at least 1): the oracle
 // keeps every job's always-on start, so qos_p90 ties, up to backfilling
-// noise under EASY — the span is that magnitude, or 1 if it is below 1
-// (for qos_p90: 1 is twice always-on's p90 wait ratio, or a p90 wait
-// ratio one higher when always-on's is below 1). Without the tolerance
-// a near tie (SDSC-SP2 under EASY: 450.5 and 452.4 on the test split)
-// would stretch that objective a hundredfold and swamp the others. The hypervolume reference point is
-// 1 + HVMargin in every normalised objective, so a solution counts when it
-// is within 10 % of the box beyond the worse reference in every objective;
-// the largest possible value is (1 + HVMargin)^objectives.
+// noise under EASY — their distance is taken to be that magnitude, or 1 if
+// it is below 1 (for qos_p90: the nadir is 2.1 times always-on's p90 wait
+// ratio, or a ratio 1.1 higher when always-on's is below 1). Without the
+// tolerance a near tie (SDSC-SP2 under EASY: 450.5 and 452.4 on the test
+// split) would stretch that objective a hundredfold and swamp the others.
+// The hypervolume reference point is the nadir, (1, …, 1).
 //
-// Its fields are run.Normalizer's (run.json's "normalizers"): convert
-// with Normalizer(m.Normalizers["test"]).
+// Its fields are run.Normalizer's (run.json's "normalizers": Best is the
+// ideal, Span the references' distance, so the nadir is Best ± (1 +
+// HVMargin) × Span): convert with Normalizer(m.Normalizers["test"]).
 type Normalizer rundir.Normalizer
 
 // NewNormalizer bounds the box by the raw objective values a and b of the
@@ -144,8 +150,9 @@ func NewNormalizer(objs []Objective, a, b []float64) Normalizer {
 	return n
 }
 
-// Normalize maps raw values to the box (0 best reference, 1 worse one,
-// larger is worse for every objective).
+// Normalize maps raw values into the box: 0 the ideal (the better
+// reference), 1 the nadir (the worse reference plus HVMargin), larger is
+// worse for every objective, values outside clamped.
 func (n Normalizer) Normalize(f []float64) []float64 {
 	out := make([]float64, len(f))
 	for k, o := range n.Objectives {
@@ -153,23 +160,92 @@ func (n Normalizer) Normalize(f []float64) []float64 {
 		if o.Maximize {
 			d = -d
 		}
-		out[k] = d / n.Span[k]
+		out[k] = math.Min(1, math.Max(0, d/((1+HVMargin)*n.Span[k])))
+		if math.IsNaN(out[k]) {
+			out[k] = 1
+		}
 	}
 	return out
 }
 
 // Hypervolume is the hypervolume of raw objective vectors after
-// normalisation, with reference point 1 + HVMargin.
+// normalisation, with reference point the nadir: a number in [0, 1].
 func (n Normalizer) Hypervolume(points [][]float64) float64 {
-	ref := make([]float64, len(n.Objectives))
-	for k := range ref {
-		ref[k] = 1 + HVMargin
-	}
 	norm := make([][]float64, len(points))
 	for i, p := range points {
 		norm[i] = n.Normalize(p)
 	}
-	return Hypervolume(norm, ref)
+	return Hypervolume(norm, n.nadir())
+}
+
+// nadir is the reference point in the box, (1, …, 1).
+func (n Normalizer) nadir() []float64 {
+	ref := make([]float64, len(n.Objectives))
+	for k := range ref {
+		ref[k] = 1
+	}
+	return ref
+}
+
+// Progress is the best-so-far archive's hypervolume in a fixed box: the
+// non-dominated normalised points of every front it was given. Since the
+// box is fixed and points are only added, the value never decreases: the
+// progress display shows it rather than the current populations' front,
+// whose hypervolume can fall when crowding drops a member.
+type Progress struct {
+	norm Normalizer
+	pts  [][]float64
+	hv   float64
+}
+
+// NewProgress starts an empty archive in norm's box.
+func NewProgress(norm Normalizer) *Progress { return &Progress{norm: norm} }
+
+// Add adds the feasible members of ms (Violation 0) to the archive and
+// returns its hypervolume.
+func (p *Progress) Add(ms []Member) float64 {
+	changed := false
+	for _, m := range ms {
+		if m.Violation != 0 {
+			continue
+		}
+		q := p.norm.Normalize(m.F)
+		if !below(q, p.norm.nadir()) || p.dominated(q) {
+			continue
+		}
+		kept := p.pts[:0]
+		for _, r := range p.pts {
+			if !weaklyDominates(q, r) {
+				kept = append(kept, r)
+			}
+		}
+		p.pts = append(kept, q)
+		changed = true
+	}
+	if changed {
+		p.hv = math.Max(p.hv, Hypervolume(p.pts, p.norm.nadir()))
+	}
+	return p.hv
+}
+
+// dominated reports whether a point of the archive weakly dominates q.
+func (p *Progress) dominated(q []float64) bool {
+	for _, r := range p.pts {
+		if weaklyDominates(r, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// weaklyDominates reports whether a is at least as good as b everywhere.
+func weaklyDominates(a, b []float64) bool {
+	for k := range a {
+		if a[k] > b[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // hv3 sweeps points by the third objective, keeping the staircase (the

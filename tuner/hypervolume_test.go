@@ -111,11 +111,16 @@ func TestNormalizer(t *testing.T) {
 	tests := []struct {
 		raw, want []float64
 	}{
-		// qos ties: span max(1, 0.02) = 1; off: oracle best (0), always-on 1;
-		// reconfigurations: always-on best.
-		{alwaysOn, []float64{0, 1, 0}},
-		{oracle, []float64{0, 0, 1}},
-		{[]float64{0.52, 500, 25}, []float64{0.5, 0.5, 0.5}},
+		// qos ties: span max(1, 0.02) = 1; off: oracle best (0), always-on
+		// 1/1.1 (the nadir is 10 % beyond it); reconfigurations: always-on
+		// best.
+		{alwaysOn, []float64{0, 1 / 1.1, 0}},
+		{oracle, []float64{0, 0, 1 / 1.1}},
+		{[]float64{0.57, 450, 27.5}, []float64{0.5, 0.5, 0.5}},
+		// Outside the box: clamped (qos below always-on's is the ideal,
+		// more reconfigurations than the nadir the nadir).
+		{[]float64{0.01, 2000, 1000}, []float64{0, 0, 1}},
+		{[]float64{5, -200, -3}, []float64{1, 1, 0}},
 	}
 	for _, tc := range tests {
 		got := n.Normalize(tc.raw)
@@ -126,16 +131,54 @@ func TestNormalizer(t *testing.T) {
 			}
 		}
 	}
-	// The oracle alone: 1.1 × 1.1 × (1.1 − 1) in the normalised box.
-	if got, want := n.Hypervolume([][]float64{oracle}), 1.1*1.1*0.1; math.Abs(got-want) > 1e-12 {
+	// The oracle alone: 1 × 1 × (1 − 1/1.1) of the unit box.
+	if got, want := n.Hypervolume([][]float64{oracle}), 1-1/1.1; math.Abs(got-want) > 1e-12 {
 		t.Errorf("oracle HV = %g, want %g", got, want)
+	}
+	// The ideal point fills the box; anything lies in [0, 1].
+	if got := n.Hypervolume([][]float64{{0, 1e9, 0}, oracle}); got != 1 {
+		t.Errorf("HV of a point beyond the ideal = %g, want 1", got)
+	}
+}
+
+// TestProgressNeverFalls feeds Progress random fronts (each a random
+// subset, as a population's first front that loses members): its value
+// never decreases, stays in [0, 1], and equals the hypervolume of the
+// union of everything fed.
+func TestProgressNeverFalls(t *testing.T) {
+	objs := []Objective{{Name: "a"}, {Name: "b", Maximize: true}, {Name: "c"}}
+	norm := NewNormalizer(objs, []float64{0, 0, 0}, []float64{1, 10, 5})
+	rng := rand.New(rand.NewPCG(7, 8))
+	p := NewProgress(norm)
+	var all [][]float64
+	prev := 0.0
+	for gen := range 50 {
+		var ms []Member
+		for range 1 + rng.IntN(6) {
+			f := []float64{rng.Float64() * 1.3, rng.Float64() * 12, rng.Float64() * 6}
+			v := 0.0
+			if rng.IntN(5) == 0 {
+				v = 1 // infeasible: not counted
+			} else {
+				all = append(all, f)
+			}
+			ms = append(ms, Member{F: f, Violation: v})
+		}
+		hv := p.Add(ms)
+		if hv < prev || hv < 0 || hv > 1 {
+			t.Fatalf("generation %d: progress %g after %g", gen, hv, prev)
+		}
+		if want := norm.Hypervolume(all); math.Abs(hv-want) > 1e-12 {
+			t.Fatalf("generation %d: progress %g, union's hypervolume %g", gen, hv, want)
+		}
+		prev = hv
 	}
 }
 
 // TestNormalizerNearTie: SDSC-SP2's test split under EASY, where the
 // oracle's qos_p90 is 452.4 against always-on's 450.5 (backfilling moves
 // a few starts). 1.9 is within 1 % of 450.5, so qos_p90 ties: span
-// 450.5, and a p90 wait ratio of 2 × 450.5 normalises to 1. Energy a
+// 450.5, and a p90 wait ratio of 2.1 × 450.5 normalises to 1 (the nadir). Energy a
 // fifth apart does not tie.
 func TestNormalizerNearTie(t *testing.T) {
 	objs := []Objective{{Name: "qos_p90"}, {Name: "energy_kwh"}}
@@ -146,7 +189,7 @@ func TestNormalizerNearTie(t *testing.T) {
 	if n.Best[1] != 400000 || n.Span[1] != 85000 {
 		t.Errorf("energy_kwh: best %g span %g, want 400000 and 85000", n.Best[1], n.Span[1])
 	}
-	if got := n.Normalize([]float64{901, 442500}); got[0] != 1 || got[1] != 0.5 {
+	if got := n.Normalize([]float64{450.5 + 1.1*450.5, 400000 + 0.55*85000}); math.Abs(got[0]-1) > 1e-12 || math.Abs(got[1]-0.5) > 1e-12 {
 		t.Errorf("Normalize = %v, want [1 0.5]", got)
 	}
 	// Just outside the tolerance the references bound the box as usual.

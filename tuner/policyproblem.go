@@ -210,6 +210,25 @@ func (p *PolicyProblem) Seeds() [][]float64 {
 	return seeds
 }
 
+// ScheduleRuleFixed returns the variable (index → value) that holds the
+// policy's own scheduling rule off (policy.Spec.ScheduleRule), nil when
+// the policy declares none.
+func (p *PolicyProblem) ScheduleRuleFixed() map[int]float64 {
+	r := p.Spec.ScheduleRule
+	if r == nil {
+		return nil
+	}
+	base := p.Spec.Fill(policy.Config{Name: p.Spec.Name})
+	base.Params[r.Param] = r.Off
+	x := p.Encode(base)
+	for k, v := range p.vars {
+		if k < p.nParam && v.Name == r.Param {
+			return map[int]float64{k: x[k]}
+		}
+	}
+	return nil
+}
+
 // ReactiveFixed returns the variables (index → value) that hold the policy
 // in its reactive subspace (policy.Spec.Reactive): every variable but the
 // free parameters at the subspace's base, rule shifts at 0. Nil when the

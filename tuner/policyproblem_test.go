@@ -142,7 +142,7 @@ func TestPolicyProblemNodeParams(t *testing.T) {
 }
 
 // TestCapFrontByHypervolume keeps the members that add the most
-// hypervolume: on a linear front a0..a20 (normalised box [0,1]², reference
+// hypervolume: on a linear front a0..a20 (references at 0 and 1, nadir
 // 1.1) the best 3 of 21 are spread out, never neighbours, and the front
 // kept has a larger hypervolume than the first 3 or every 7th member.
 func TestCapFrontByHypervolume(t *testing.T) {

@@ -26,10 +26,17 @@ var mostOffFewestReconfigs = []Objective{
 	{Name: objectives.Reconfigurations, Maximize: objectives.Maximized(objectives.Reconfigurations)},
 }
 
+// Rel10 is the relative preset's constraint: qos_p90 at most
+// max(1.1 × always-on's, always-on's + 0.1) on the same split.
+var Rel10 = Constraint{Name: objectives.QoSP90, Op: "<=", Bound: 0.1, Relative: true, Factor: 1.1}
+
 // DefaultPresets are EECluster's: qos0 (best QoS, then most off-seconds,
 // then fewest reconfigurations), qos0.1 and qos0.5 (most off-seconds with
-// qos_p90 at most 0.1 or 0.5, then fewest reconfigurations), and the knee.
-// Their bounds are absolute, as in EECluster.
+// qos_p90 at most 0.1 or 0.5, then fewest reconfigurations), with bounds
+// absolute as in EECluster; then rel10, the same order under Rel10, a
+// bound relative to always-on on the same split, which means something on
+// a loaded log where always-on itself misses the absolute ones; and the
+// knee.
 func DefaultPresets() []Preset {
 	bounded := func(name string, b float64) Preset {
 		return Preset{Name: name, Constraint: &Constraint{Name: objectives.QoSP90, Op: "<=", Bound: b}, Order: mostOffFewestReconfigs}
@@ -38,6 +45,7 @@ func DefaultPresets() []Preset {
 		{Name: "qos0", Order: append([]Objective{{Name: objectives.QoSP90, Maximize: objectives.Maximized(objectives.QoSP90)}}, mostOffFewestReconfigs...)},
 		bounded("qos0.1", 0.1),
 		bounded("qos0.5", 0.5),
+		{Name: "rel10", Constraint: &Rel10, Order: mostOffFewestReconfigs},
 		{Name: "knee", Knee: true},
 	}
 }
@@ -81,7 +89,7 @@ func (p Preset) Choose(sols []Solution, objs []Objective, alwaysOn objectives.Sc
 		if err != nil {
 			return ch, fmt.Errorf("preset %s: %w", p.Name, err)
 		}
-		ch.Bound, ch.Relative, ch.Resolved, bound = c.Bound, c.Relative, b, b
+		ch.Bound, ch.Relative, ch.Factor, ch.Resolved, bound = c.Bound, c.Relative, c.Factor, b, b
 	}
 	viol := make([]float64, len(sols))
 	feasible := false
@@ -119,6 +127,40 @@ func (p Preset) Choose(sols []Solution, objs []Objective, alwaysOn objectives.Sc
 		}
 	}
 	return ch, nil
+}
+
+// Assess records on ch, p's choice, the chosen solution's scores and
+// whether it meets p's bound on each split, the bound resolved against
+// always-on's scores on that split (alwaysOnTest nil: no test split).
+// Presets without a bound (qos0, knee) are feasible on both.
+func (p Preset) Assess(ch *PresetChoice, sols []Solution, alwaysOnTest *objectives.Scores) error {
+	if ch.Row < 0 || ch.Row >= len(sols) {
+		return nil
+	}
+	sol := sols[ch.Row]
+	train := sol.Train
+	ch.Train = &train
+	if sol.Test != nil {
+		test := *sol.Test
+		ch.Test = &test
+	}
+	if ch.Test == nil || alwaysOnTest == nil {
+		return nil
+	}
+	ok := true
+	if c := p.Constraint; c != nil {
+		b, err := c.Resolve(*alwaysOnTest)
+		if err != nil {
+			return fmt.Errorf("preset %s: test split: %w", p.Name, err)
+		}
+		v, err := ch.Test.Get(c.Name)
+		if err != nil {
+			return err
+		}
+		ch.ResolvedTest, ok = &b, violation(c.Op, v, b) == 0
+	}
+	ch.FeasibleTest = &ok
+	return nil
 }
 
 // lexLess reports whether a is better than b in the lexicographic order.

@@ -1,6 +1,7 @@
 package tuner
 
 import (
+	"math"
 	"testing"
 
 	"github.com/ecotune/ecotune/objectives"
@@ -87,12 +88,73 @@ func TestParseConstraint(t *testing.T) {
 		{in: "qos_p90<=abc", err: true},
 		{in: "qos_p90<=NaN", err: true},
 		{in: "qos_p90<=+Inf", err: true},
+		{in: "qos_p90<=max(1.1*always_on,always_on+0.1)", want: Rel10},
+		{in: "qos_p90 <= max( 1.5 * always_on , always_on - 2 )", want: Constraint{Name: "qos_p90", Op: "<=", Bound: -2, Relative: true, Factor: 1.5}},
+		{in: "off_node_seconds>=min(0.9*always_on,always_on+0)", want: Constraint{Name: "off_node_seconds", Op: ">=", Relative: true, Factor: 0.9}},
+		{in: "qos_p90<=min(1.1*always_on,always_on+0.1)", err: true}, // min with <=
+		{in: "qos_p90<=max(1.1*always_on)", err: true},
+		{in: "qos_p90<=max(0*always_on,always_on+0.1)", err: true},
+		{in: "qos_p90<=max(1.1*always_on,always_on+x)", err: true},
 	}
 	for _, tc := range tests {
 		got, err := ParseConstraint(tc.in)
 		if (err != nil) != tc.err || (!tc.err && got != tc.want) {
 			t.Errorf("ParseConstraint(%q) = %+v, %v; want %+v, error %v", tc.in, got, err, tc.want, tc.err)
 		}
+		if err == nil { // String reads back
+			if back, err := ParseConstraint(got.String()); err != nil || back != got {
+				t.Errorf("ParseConstraint(%q) = %+v, %v; want %+v", got.String(), back, err, got)
+			}
+		}
+	}
+}
+
+// TestRel10 resolves rel10 by hand: the factor governs above always-on's
+// 1 (1.1 × 5 = 5.5 > 5.1), the offset below it (0.02 + 0.1 > 0.022),
+// and Assess marks the pick on the test split against always-on's there.
+func TestRel10(t *testing.T) {
+	for _, tc := range []struct{ ao, want float64 }{{5, 5.5}, {0.02, 0.12}, {1, 1.1}, {0, 0.1}} {
+		got, err := Rel10.Resolve(objectives.Scores{QoSP90: tc.ao})
+		if err != nil || math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("rel10 with always-on %g: %g, %v; want %g", tc.ao, got, err, tc.want)
+		}
+	}
+	var rel Preset
+	for _, p := range DefaultPresets() {
+		if p.Name == "rel10" {
+			rel = p
+		}
+	}
+	if rel.Constraint == nil {
+		t.Fatal("no rel10 among the default presets")
+	}
+	test := func(q float64) *objectives.Scores { return &objectives.Scores{QoSP90: q} }
+	front := []Solution{sol(5, 100, 1), sol(5.5, 300, 2), sol(6, 900, 3)}
+	front[0].Test, front[1].Test, front[2].Test = test(4), test(4.5), test(9)
+	ch, err := rel.Choose(front, DefaultObjectives(), objectives.Scores{QoSP90: 5})
+	if err != nil || ch.Row != 1 || !ch.Feasible || ch.Resolved != 5.5 {
+		t.Fatalf("rel10 on train: %+v, %v; want row 1 feasible at 5.5", ch, err)
+	}
+	for _, tc := range []struct {
+		aoTest   float64
+		feasible bool
+		bound    float64
+	}{{4, false, 4.4}, {4.1, true, 4.51}, {0.01, false, 0.11}} {
+		c := ch
+		if err := rel.Assess(&c, front, test(tc.aoTest)); err != nil {
+			t.Fatal(err)
+		}
+		if c.FeasibleTest == nil || *c.FeasibleTest != tc.feasible || c.ResolvedTest == nil || math.Abs(*c.ResolvedTest-tc.bound) > 1e-12 {
+			t.Errorf("always-on's test qos %g: feasible %v bound %v; want %v %g", tc.aoTest, c.FeasibleTest, c.ResolvedTest, tc.feasible, tc.bound)
+		}
+		if c.Train == nil || c.Train.QoSP90 != 5.5 || c.Test == nil || c.Test.QoSP90 != 4.5 {
+			t.Errorf("pick's scores %v / %v, want row 1's", c.Train, c.Test)
+		}
+	}
+	// Without a test split: scores on train only, no test verdict.
+	c := ch
+	if err := rel.Assess(&c, front, nil); err != nil || c.FeasibleTest != nil || c.Train == nil {
+		t.Errorf("no test split: %+v, %v", c, err)
 	}
 }
 

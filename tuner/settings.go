@@ -158,8 +158,9 @@ type Status struct {
 	Fresh []Member
 	// Checkpoint is what resuming needs, except the cache (see Fresh).
 	Checkpoint *Checkpoint
-	// Hypervolume is the hypervolume of Front that Tune gives its
-	// Monitor (the train split's, normalised); NaN from Minimize.
+	// Hypervolume is what Tune gives its Monitor: the hypervolume, in the
+	// train split's fixed box (in [0, 1]), of the best-so-far archive of
+	// every Front seen (Progress), so it never falls; NaN from Minimize.
 	Hypervolume float64
 }
 

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -46,6 +47,11 @@ type Options struct {
 	// seeds of 10 instead of 5, but on NASA-iPSC its qos0.1 picks beat the
 	// best baseline's on 5 of 8 instead of 9 of 10 (1200 evaluations).
 	ReactiveIsland bool
+	// NoScheduleRule fixes the policy's own scheduling rule off
+	// (policy.Spec.ScheduleRule; hgfs: drain_lead at its maximum, no
+	// drain) in every island, so the front's gains are power decisions'
+	// alone and the schedule is always-on's.
+	NoScheduleRule bool
 	Settings       Settings
 	// Monitor, when set, watches the run (cmd's progress bar): it sees
 	// every generation with Status.Hypervolume set to the train split's.
@@ -115,18 +121,18 @@ func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
 	if fixed := prob.ReactiveFixed(); o.ReactiveIsland && fixed != nil && s.Islands > 1 {
 		s.Fixed = []map[int]float64{fixed} // island 0 searches the reactive core
 	}
+	if off := prob.ScheduleRuleFixed(); o.NoScheduleRule && off != nil {
+		s.Fixed = fixEverywhere(s.Fixed, off, s.Islands)
+	}
 	s.Fingerprint = o.fingerprint()
 	s.workers = scorer.pool
 	ckw := &CheckpointWriter{Dir: t.Dir}
 	defer ckw.Close()
 	s.Recorders = append(slices.Clip(s.Recorders), ckw)
 	if o.Monitor != nil {
+		prog := NewProgress(norm)
 		s.Recorders = append(s.Recorders, RecorderFunc(func(st *Status) error {
-			pts := make([][]float64, len(st.Front))
-			for i, m := range st.Front {
-				pts[i] = m.F
-			}
-			st.Hypervolume = norm.Hypervolume(pts)
+			st.Hypervolume = prog.Add(st.Front) // best so far: never falls
 			return o.Monitor.Record(st)
 		}))
 	}
@@ -165,6 +171,19 @@ func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
 		return nil, err
 	}
 	return &Outcome{Meta: meta, Front: front, Interrupted: res.Interrupted}, nil
+}
+
+// fixEverywhere adds the fixed variables of fix to every island's.
+func fixEverywhere(fixed []map[int]float64, fix map[int]float64, islands int) []map[int]float64 {
+	out := make([]map[int]float64, islands)
+	for i := range out {
+		out[i] = map[int]float64{}
+		if i < len(fixed) {
+			maps.Copy(out[i], fixed[i])
+		}
+		maps.Copy(out[i], fix)
+	}
+	return out
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -303,10 +322,7 @@ func capFront(ms []Member, norm Normalizer, n int) []Member {
 	for i, m := range ms {
 		pts[i] = norm.Normalize(m.F)
 	}
-	ref := make([]float64, len(norm.Objectives))
-	for k := range ref {
-		ref[k] = 1 + HVMargin
-	}
+	ref := norm.nadir()
 	gain := make([]float64, len(ms))
 	for i, p := range pts {
 		gain[i] = Hypervolume([][]float64{p}, ref)
@@ -379,6 +395,12 @@ func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *Result, 
 		Normalizers: map[string]rundir.Normalizer{},
 	}
 	m.SetProvenance(pv)
+	if r := prob.Spec.ScheduleRule; r != nil {
+		m.ScheduleRule = r.Name + " searched"
+		if o.NoScheduleRule {
+			m.ScheduleRule = r.Name + " off"
+		}
+	}
 	if m.Scheduler == "" {
 		m.Scheduler = sim.FCFS
 	}
@@ -418,6 +440,9 @@ func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *Result, 
 	for _, p := range o.Presets {
 		ch, err := p.Choose(front.Solutions, o.Objectives, refs[AlwaysOn].Train)
 		if err != nil {
+			return nil, err
+		}
+		if err := p.Assess(&ch, front.Solutions, refs[AlwaysOn].Test); err != nil {
 			return nil, err
 		}
 		m.Presets = append(m.Presets, ch)

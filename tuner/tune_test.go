@@ -62,7 +62,7 @@ func TestTuneRunDirectory(t *testing.T) {
 	if meta.Evaluations == 0 || meta.TrainJobs != 2100 || meta.TestJobs != 900 {
 		t.Errorf("run.json: %d evaluations, %d/%d jobs; want > 0, 2100/900", meta.Evaluations, meta.TrainJobs, meta.TestJobs)
 	}
-	maxHV := math.Pow(1+tuner.HVMargin, 3)
+	maxHV := 1.0 // the fixed normalised box
 	for _, split := range []string{"train", "test"} {
 		if hv, ok := meta.Hypervolume[split]; !ok || hv < 0 || hv > maxHV {
 			t.Errorf("%s hypervolume %g (present %v), want in [0, %g]", split, hv, ok, maxHV)
@@ -197,4 +197,44 @@ func readParquet(t *testing.T, path string) ([]parquet.Row, map[string]int) {
 		t.Fatal(err)
 	}
 	return rows[:n], names
+}
+
+// hvMonitor records the hypervolume Tune shows its Monitor.
+type hvMonitor struct{ hv []float64 }
+
+func (m *hvMonitor) Record(s *tuner.Status) error { m.hv = append(m.hv, s.Hypervolume); return nil }
+func (m *hvMonitor) Note(string)                  {}
+func (m *hvMonitor) Done()                        {}
+
+// TestTuneProgressNeverFalls runs a real small tune and checks the
+// progress hypervolume of every generation: in [0, 1], never below the
+// previous generation's, and at most the front's final train
+// hypervolume's box (the front is capped from the archive, which holds
+// every point progress saw).
+func TestTuneProgressNeverFalls(t *testing.T) {
+	o, tg := smallTune(t, filepath.Join(t.TempDir(), "run"))
+	o.Settings.Generations = 6
+	mon := &hvMonitor{}
+	o.Monitor = mon
+	out, err := tuner.Tune(context.Background(), o, tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mon.hv) != o.Settings.Generations+1 {
+		t.Fatalf("%d progress records, want %d", len(mon.hv), o.Settings.Generations+1)
+	}
+	for g, hv := range mon.hv {
+		if math.IsNaN(hv) || hv < 0 || hv > 1 {
+			t.Fatalf("generation %d: progress hypervolume %g outside [0, 1]", g, hv)
+		}
+		if g > 0 && hv < mon.hv[g-1] {
+			t.Fatalf("generation %d: progress hypervolume fell from %g to %g", g, mon.hv[g-1], hv)
+		}
+	}
+	if mon.hv[len(mon.hv)-1] <= 0 {
+		t.Errorf("progress hypervolume stayed 0: %v", mon.hv)
+	}
+	if hv := out.Meta.Hypervolume["train"]; hv < 0 || hv > 1 {
+		t.Errorf("train hypervolume %g outside [0, 1]", hv)
+	}
 }

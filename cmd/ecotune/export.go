@@ -20,8 +20,10 @@ came from (trace and its sha256, split, objectives on train and test, seed,
 version). The file is validated before it is written; a daemon, or
 "ecotune decide --rules", loads it.
 
---pick names a preset of the run (qos0, qos0.1, qos0.5, knee, ...) or a row
-of its front. --slurm also prints a complete slurm.conf power-saving block
+--pick names a preset of the run (qos0, qos0.1, qos0.5, rel10, knee, ...)
+or a row of its front. A preset pick that misses its bound on the train or
+the test split is refused unless --force (which also overwrites); the rule
+set records the pick's feasibility on each split (provenance.feasibility). --slurm also prints a complete slurm.conf power-saving block
 for the solution: SuspendProgram and ResumeProgram (--suspend-program,
 --resume-program; example scripts for IPMI and Wake-on-LAN in docs/),
 SuspendTime, SuspendTimeout, ResumeTimeout, SuspendRate and ResumeRate
@@ -54,7 +56,7 @@ func exportCommand() *cli.Command {
 			&cli.StringFlag{Name: "resume-program", Value: reports.DefaultResumeProgram, Usage: "with --slurm: ResumeProgram `PATH`"},
 			&cli.StringFlag{Name: "slurm-version", Value: "22.05", Usage: "with --slurm: target Slurm `VERSION`"},
 			&cli.Int64Flag{Name: "backstop", Value: 86400, Usage: "with --slurm: SuspendTime `SECONDS` when ecotune daemon drives shutdowns"},
-			&cli.BoolFlag{Name: "force", Usage: "overwrite an existing file"},
+			&cli.BoolFlag{Name: "force", Usage: "overwrite an existing file; export an infeasible preset pick"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (path, rule set, slurm)"},
 		},
 		Action: runExport,
@@ -89,6 +91,13 @@ func runExport(c *cli.Context) error {
 	rs, err := reports.RuleSet(run, pick)
 	if err != nil {
 		return err
+	}
+	if why := pick.Infeasible(); why != "" {
+		if !c.Bool("force") {
+			return fmt.Errorf("export: preset %s of %s is infeasible: %s; pick another preset (rel10 is relative to always-on) or a row, or export it anyway with --force", pick.Label, run.Dir, why)
+		}
+		rs.Provenance.Feasibility.Forced = true
+		fmt.Fprintf(c.App.ErrWriter, "export: warning: preset %s is infeasible (%s); exported because of --force, marked in the rule set\n", pick.Label, why)
 	}
 	out := c.String("output")
 	if err := policy.WriteRuleSet(out, rs, c.Bool("force")); err != nil {

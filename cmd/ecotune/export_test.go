@@ -183,3 +183,62 @@ func TestCompareCommandNASA(t *testing.T) {
 		t.Errorf("markdown (%v):\n%s", err, md)
 	}
 }
+
+// An infeasible preset pick, on the train or the test split, is refused
+// without --force; with it the rule set is written and records the
+// verdicts; a feasible pick records them unforced.
+func TestExportInfeasiblePick(t *testing.T) {
+	dir, _ := writeRunDir(t)
+	no, yes, bound := false, true, 0.05
+	m, _, err := tuner.LoadRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Presets = append(m.Presets,
+		tuner.PresetChoice{Name: "tight", Bound: 0.01, Resolved: 0.01, Feasible: false, Row: 1},
+		tuner.PresetChoice{Name: "holds", Bound: 0.1, Resolved: 0.1, Feasible: true, Row: 0, FeasibleTest: &no, ResolvedTest: &bound},
+		tuner.PresetChoice{Name: "good", Bound: 0.1, Resolved: 0.1, Feasible: true, Row: 0, FeasibleTest: &yes, ResolvedTest: &bound})
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, tuner.RunJSON), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		pick, split string
+		train       bool
+		test        *bool
+	}{{"tight", "train split", false, nil}, {"holds", "test split", true, &no}} {
+		rules := filepath.Join(t.TempDir(), "rules.json")
+		out, err := runApp(t, "export", dir, "--pick", tc.pick, "-o", rules)
+		if err == nil || !strings.Contains(err.Error(), "infeasible") || !strings.Contains(err.Error(), tc.split) || !strings.Contains(err.Error(), "--force") {
+			t.Fatalf("export --pick %s: %v (%s); want a refusal naming the %s and --force", tc.pick, err, out, tc.split)
+		}
+		if _, err := os.Stat(rules); !os.IsNotExist(err) {
+			t.Fatalf("export --pick %s wrote %s although refused", tc.pick, rules)
+		}
+		if out, err := runApp(t, "export", dir, "--pick", tc.pick, "-o", rules, "--force"); err != nil {
+			t.Fatalf("export --pick %s --force: %v\n%s", tc.pick, err, out)
+		}
+		rs, err := policy.LoadRuleSet(rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := rs.Provenance.Feasibility
+		if f == nil || !f.Forced || f.Train != tc.train || (f.Test == nil) != (tc.test == nil) || (f.Test != nil && *f.Test != *tc.test) {
+			t.Errorf("pick %s: feasibility %+v, want forced, train %v, test %v", tc.pick, f, tc.train, tc.test)
+		}
+	}
+	rules := filepath.Join(t.TempDir(), "rules.json")
+	if out, err := runApp(t, "export", dir, "--pick", "good", "-o", rules); err != nil {
+		t.Fatalf("export --pick good: %v\n%s", err, out)
+	}
+	rs, err := policy.LoadRuleSet(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := rs.Provenance.Feasibility; f == nil || f.Forced || !f.Train || f.Test == nil || !*f.Test || f.BoundTest == nil || *f.BoundTest != bound {
+		t.Errorf("feasible pick: feasibility %+v", f)
+	}
+}

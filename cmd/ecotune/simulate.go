@@ -44,7 +44,15 @@ estimates jobs by their requested time (--use-run-time: by their run time).
 mean/median/max wait, p90 wait ratio (qos_p90 over its jobs) and
 node-hours.
 
+--rules FILE replays an exported rule set (ecotune export) instead of
+--policy/--set: its policy and parameters, its period (unless --period is
+given), its scheduler (unless --scheduler is given) and its cluster's power
+model. The trace's cluster (from --cluster, --nodes or the header) must
+have the rule set's node groups (count and slots of each, in order); a
+rule set tuned for another machine is refused, naming both.
+
 Examples:
+  ecotune simulate --rules rules.json --trace SDSC-SP2-1998-4.2-cln.swf.gz
   ecotune simulate --trace SDSC-SP2-1998-4.2-cln.swf.gz --policy always-on
   ecotune simulate -t sp2.parquet --policy idle-timeout --set idle_timeout=600 --scheduler fcfs --json
   ecotune simulate -t osc.swf --cluster osc.yaml --policy idle-timeout --timeline osc.csv
@@ -54,12 +62,13 @@ func simulateCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "simulate",
 		Usage:       "one replay of a trace under a policy, and its scores",
-		UsageText:   "ecotune simulate [TRACE | --trace T] --policy NAME [--set k=v ...] [--cluster FILE | --nodes N --slots-per-node S] [--model escs] [--scheduler easy|fcfs|conservative] [--period 60] [--timeline FILE] [--jobs FILE] [--json]",
+		UsageText:   "ecotune simulate [TRACE | --trace T] (--policy NAME [--set k=v ...] | --rules FILE) [--cluster FILE | --nodes N --slots-per-node S] [--model escs] [--scheduler easy|fcfs|conservative] [--period 60] [--timeline FILE] [--jobs FILE] [--json]",
 		ArgsUsage:   traceArgsUsage,
 		Description: simulateHelp + "\n\nScores (objectives.All: name, better, unit, meaning):\n" + objectives.Help(),
 		Flags: append(traceFlags(),
 			&cli.StringFlag{Name: "policy", Aliases: []string{"p"}, Value: "always-on", Usage: "policy name (see `ecotune policies`)"},
 			&cli.StringSliceFlag{Name: "set", Usage: "policy parameter `name=value` (repeatable)"},
+			&cli.StringFlag{Name: "rules", Usage: "replay the exported rule set `FILE` instead of --policy/--set"},
 			&cli.StringFlag{Name: "cluster", Usage: "cluster file (YAML or JSON)"},
 			&cli.IntFlag{Name: "nodes", Usage: "uniform cluster of N nodes"},
 			&cli.IntFlag{Name: "slots-per-node", Usage: "slots of each node with --nodes (default 1)"},
@@ -81,6 +90,7 @@ func simulateCommand() *cli.Command {
 // simulateReport is what simulate prints.
 type simulateReport struct {
 	Trace     string             `json:"trace"`
+	Rules     string             `json:"rules,omitempty"` // --rules
 	Policy    string             `json:"policy"`
 	Params    map[string]float64 `json:"params"`
 	Scheduler string             `json:"scheduler"`
@@ -99,24 +109,45 @@ func runSimulate(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	spec, err := policy.Lookup(c.String("policy"))
+	cluster, err := sim.ClusterSpec{File: c.String("cluster"), Nodes: c.Int("nodes"), SlotsPerNode: c.Int("slots-per-node"), Model: c.String("model")}.Resolve(tr.Meta)
 	if err != nil {
 		return err
 	}
-	cfg, err := policy.ParseSet(spec, c.StringSlice("set"))
-	if err != nil {
-		return fmt.Errorf("simulate: %w", err)
+	scheduler, period := c.String("scheduler"), c.Int64("period")
+	var cfg policy.Config
+	if path := c.String("rules"); path != "" {
+		if c.IsSet("policy") || c.IsSet("set") {
+			return fmt.Errorf("simulate: --rules %s gives the policy and its parameters: leave out --policy and --set", path)
+		}
+		rs, err := policy.LoadRuleSet(path)
+		if err != nil {
+			return err
+		}
+		if cluster, err = rulesCluster(path, rs, cluster); err != nil {
+			return err
+		}
+		cfg = rs.Policy
+		if !c.IsSet("period") {
+			period = rs.Period
+		}
+		if p := rs.Provenance; !c.IsSet("scheduler") && p != nil && p.Scheduler != "" {
+			scheduler = p.Scheduler
+		}
+	} else {
+		spec, err := policy.Lookup(c.String("policy"))
+		if err != nil {
+			return err
+		}
+		if cfg, err = policy.ParseSet(spec, c.StringSlice("set")); err != nil {
+			return fmt.Errorf("simulate: %w", err)
+		}
 	}
 	cfg.Seed = c.Int64("seed")
 	if _, err := policy.New(cfg); err != nil {
 		return err
 	}
-	cluster, err := sim.ClusterSpec{File: c.String("cluster"), Nodes: c.Int("nodes"), SlotsPerNode: c.Int("slots-per-node"), Model: c.String("model")}.Resolve(tr.Meta)
-	if err != nil {
-		return err
-	}
 	opt := sim.Options{
-		Scheduler: c.String("scheduler"), UseRunTime: c.Bool("use-run-time"), Period: c.Int64("period"),
+		Scheduler: scheduler, UseRunTime: c.Bool("use-run-time"), Period: period,
 		BootFailProb: c.Float64("boot-fail"), Seed: c.Int64("seed"), Timeline: c.String("timeline") != "",
 		// Where jobs ran: for the jobs file, and for node-hours when nodes
 		// differ in slots (else slots give them exactly).
@@ -152,8 +183,8 @@ func runSimulate(c *cli.Context) error {
 		}
 	}
 	rep := simulateReport{
-		Trace: traceName(c, tr), Policy: cfg.Name, Params: cfg.Params, Scheduler: c.String("scheduler"),
-		PeriodS: c.Int64("period"), Nodes: r.Nodes, Slots: r.Slots, Scores: objectives.Compute(&r),
+		Trace: traceName(c, tr), Rules: c.String("rules"), Policy: cfg.Name, Params: cfg.Params, Scheduler: scheduler,
+		PeriodS: period, Nodes: r.Nodes, Slots: r.Slots, Scores: objectives.Compute(&r),
 		BootFailures: r.BootFailures, IgnoredCommands: r.IgnoredCommands, SimSeconds: elapsed,
 	}
 	if c.Bool("json") {
@@ -190,6 +221,35 @@ func sameSlots(c sim.Cluster) bool {
 		}
 	}
 	return true
+}
+
+// rulesCluster is the cluster a rule set replays on: the trace's (c), with
+// the rule set's power models, when its node groups have the counts and
+// slots of the rule set's; otherwise an error naming both.
+func rulesCluster(path string, rs *policy.RuleSet, c sim.Cluster) (sim.Cluster, error) {
+	describe := func(n int, at func(int) (int, int)) string {
+		parts := make([]string, n)
+		for i := range parts {
+			count, slots := at(i)
+			parts[i] = fmt.Sprintf("%d × %d slots", count, slots)
+		}
+		return strings.Join(parts, " + ")
+	}
+	same := len(rs.Cluster) == len(c.Groups)
+	for i := 0; same && i < len(c.Groups); i++ {
+		same = rs.Cluster[i].Count == c.Groups[i].Count && rs.Cluster[i].Slots == c.Groups[i].Slots
+	}
+	if !same {
+		return c, fmt.Errorf("simulate: --rules %s was tuned for a cluster of %s nodes, the trace's cluster is %s nodes: replaying on another machine is not supported (give --cluster or --nodes/--slots-per-node matching the rule set, or tune on this trace)",
+			path, describe(len(rs.Cluster), func(i int) (int, int) { return rs.Cluster[i].Count, rs.Cluster[i].Slots }),
+			describe(len(c.Groups), func(i int) (int, int) { return c.Groups[i].Count, c.Groups[i].Slots }))
+	}
+	out := sim.Cluster{Name: c.Name, Groups: make([]sim.NodeGroup, len(c.Groups))}
+	for i, g := range c.Groups {
+		g.Model, g.GFLOPS = rs.Cluster[i].Model, rs.Cluster[i].GFLOPS
+		out.Groups[i] = g
+	}
+	return out, nil
 }
 
 func (r simulateReport) writeText(c *cli.Context) error {

@@ -36,7 +36,10 @@ off_node_seconds is maximised, the others minimised; prefix max: or min: to
 say otherwise). Constraints bound any score on the train split, absolutely
 (qos_p90<=0.1) or relative to always-on on the same split
 (qos_p90<=always_on+0.1). Presets choose one solution each: qos0, qos0.1,
-qos0.5 (EECluster's, absolute bounds) and knee by default; --preset
+qos0.5 (EECluster's, absolute bounds), rel10 (qos_p90 at most
+max(1.1 × always-on's, always-on's + 0.1): means something on a loaded
+log) and knee by default; each records its pick's scores and whether it
+meets its bound on the train and on the test split (run.json presets); --preset
 NAME=CONSTRAINT adds one (most off-seconds, then fewest reconfigurations).
 An infeasible preset is reported with the least violating solution.
 
@@ -58,6 +61,16 @@ the presets' picks' test scores, always-on's and the oracle's, and their
 mean and standard deviation across windows; the command prints them as a
 table (--json: windows.json). Ctrl-C and --resume work as for one run:
 finished windows are kept.
+
+--policies a,b,... tunes each policy in turn on the same split with the
+same settings, budget and seed, each an ordinary run in RUN_DIR/POLICY,
+and writes RUN_DIR/summary.json (per policy: hypervolume on train and test
+in the fixed box, in [0, 1]; every preset's pick with its scores and
+feasibility on both splits; always-on's and the oracle's scores) and
+RUN_DIR/policies.md comparing them (with policies-front.svg).
+--no-schedule-rule fixes a policy's own scheduling rule off (hgfs: drain,
+which changes who backfills under EASY), so its gains are power
+decisions'; run.json's schedule_rule says which.
 
 With no arguments it tunes hgfs on the embedded default trace: 150
 generations of 2 islands of 32, about 9,000 distinct evaluations, in about
@@ -81,13 +94,15 @@ Examples, one per common task:
   ecotune tune --windows 3 --evaluations 300
   # then: open runs/mine/report/report.html; redo it for another pick; deploy a pick
   ecotune report runs/mine --pick knee --force
-  ecotune export runs/mine --pick qos0.1 -o rules.json --slurm`
+  ecotune export runs/mine --pick qos0.1 -o rules.json --slurm
+  # which policy suits this log? tune several on the same split and budget
+  ecotune tune --policies hgfs,idle-timeout,escs,eecluster --evaluations 1500 --seed 1 -o runs/cmp`
 
 func tuneCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "tune",
 		Usage:       "NSGA-II / genetic-fuzzy search, holdout, front",
-		UsageText:   "ecotune tune [TRACE | --trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--train 0.7 | --windows K] [--scheduler easy|fcfs|conservative] [--cluster FILE] [-o DIR] [--resume] [--force] [--json]",
+		UsageText:   "ecotune tune [TRACE | --trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--no-schedule-rule] [--policies a,b,...] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--train 0.7 | --windows K] [--scheduler easy|fcfs|conservative] [--cluster FILE] [-o DIR] [--resume] [--force] [--json]",
 		ArgsUsage:   traceArgsUsage,
 		Description: tuneHelp + "\n\nScores (objectives.All: name, default direction, unit, meaning):\n" + objectives.Help(),
 		Flags: append(traceFlags(),
@@ -96,6 +111,8 @@ func tuneCommand() *cli.Command {
 			&cli.IntFlag{Name: "population", Value: 32, Usage: "candidates per island"},
 			&cli.IntFlag{Name: "islands", Value: 2, Usage: "populations with ring migration"},
 			&cli.BoolFlag{Name: "reactive-island", Usage: "the first island searches the policy's reactive core alone (hgfs: idle-timeout)"},
+			&cli.StringFlag{Name: "policies", Usage: "tune each of these policies (comma-separated) on the same split and budget, in RUN_DIR/POLICY, and compare them (summary.json, policies.md)"},
+			&cli.BoolFlag{Name: "no-schedule-rule", Usage: "fix the policy's own scheduling rule off (hgfs: drain)"},
 			&cli.IntFlag{Name: "migration", Value: 5, Usage: "generations between migrations"},
 			&cli.IntFlag{Name: "evaluations", Usage: "stop after the generation that reaches this many distinct evaluations (0: no limit)"},
 			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed"},
@@ -131,6 +148,9 @@ func runTune(c *cli.Context) error {
 	defer stop()
 	if c.Int("windows") != 0 {
 		return runWindows(ctx, c, o, t)
+	}
+	if c.IsSet("policies") {
+		return runPolicies(ctx, c, o, t)
 	}
 	out, err := tuner.Tune(ctx, o, t)
 	if err != nil {
@@ -204,6 +224,46 @@ func runWindows(ctx context.Context, c *cli.Context, o tuner.Options, t run.Targ
 	return err
 }
 
+// runPolicies is `tune --policies a,b,...`: each policy tuned on the same
+// split and budget, then compared.
+func runPolicies(ctx context.Context, c *cli.Context, o tuner.Options, t run.Target) error {
+	var names []string
+	for _, p := range strings.Split(c.String("policies"), ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			names = append(names, p)
+		}
+	}
+	s, err := tuner.TunePolicies(ctx, o, t, names)
+	if err != nil {
+		return err
+	}
+	md := ""
+	if !c.Bool("no-report") {
+		for _, p := range s.Policies {
+			dir := filepath.Join(t.Dir, p.Dir)
+			if _, err := reports.Write(dir, reports.Options{Force: true}); err != nil {
+				return fmt.Errorf("tune: %s is in %s, but its report failed: %w", p.Policy, dir, err)
+			}
+		}
+		if md, err = reports.WritePolicies(t.Dir, s, true); err != nil {
+			return fmt.Errorf("tune: the runs are in %s, but the comparison failed: %w", t.Dir, err)
+		}
+	}
+	if s.Interrupted {
+		fmt.Fprintf(c.App.ErrWriter, "interrupted after %d of %d policies; continue with: ecotune tune ... --policies %s -o %s --resume\n", len(s.Policies), len(names), c.String("policies"), t.Dir)
+	}
+	if c.Bool("json") {
+		return json.NewEncoder(c.App.Writer).Encode(s)
+	}
+	if _, err := fmt.Fprintln(c.App.Writer, filepath.Join(t.Dir, tuner.SummaryJSON)); err != nil {
+		return err
+	}
+	if md != "" {
+		_, err = fmt.Fprintln(c.App.Writer, md)
+	}
+	return err
+}
+
 // warnInfeasible tells which presets no solution meets, offering the
 // relative form.
 func warnInfeasible(c *cli.Context, m *tuner.RunMeta) {
@@ -212,8 +272,12 @@ func warnInfeasible(c *cli.Context, m *tuner.RunMeta) {
 			continue
 		}
 		ao := m.References[tuner.AlwaysOn].Train
-		fmt.Fprintf(c.App.ErrWriter, "preset %s: no solution meets the bound %g on the train split (always-on's qos_p90 there is %g); row %d violates it least. Relative form: --preset '%s=qos_p90<=always_on+%g'\n",
-			p.Name, p.Resolved, ao.QoSP90, p.Row, p.Name, p.Bound)
+		hint := fmt.Sprintf(" Relative form: --preset '%s=qos_p90<=always_on+%g' (or the default rel10)", p.Name, p.Bound)
+		if p.Relative {
+			hint = ""
+		}
+		fmt.Fprintf(c.App.ErrWriter, "preset %s: no solution meets the bound %g on the train split (always-on's qos_p90 there is %g); row %d violates it least.%s\n",
+			p.Name, p.Resolved, ao.QoSP90, p.Row, hint)
 	}
 }
 
@@ -224,6 +288,8 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 	switch w := c.Int("windows"); {
 	case w < 0 || w == 1:
 		return o, t, fmt.Errorf("tune: --windows %d: rolling-origin validation needs at least 2 windows (0 turns it off; one window is the plain --train holdout)", w)
+	case c.IsSet("policies") && (c.IsSet("policy") || w != 0):
+		return o, t, fmt.Errorf("tune: --policies tunes each policy it names on one --train split: leave out --policy and --windows")
 	case w >= 2 && c.IsSet("train"):
 		return o, t, fmt.Errorf("tune: --train and --windows %d exclude each other: the windows fix the split (each trains on one of %d equal blocks of jobs and tests on the next)", w, w+1)
 	}
@@ -285,10 +351,15 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 	o.Objectives = objs
 	t.Dir = c.String("output")
 	if t.Dir == "" {
-		t.Dir = filepath.Join("runs", fmt.Sprintf("%s-%s-seed%d", o.Policy, t.Provenance.Trace, o.Settings.Seed))
+		name := o.Policy
+		if c.IsSet("policies") {
+			name = "policies"
+		}
+		t.Dir = filepath.Join("runs", fmt.Sprintf("%s-%s-seed%d", name, t.Provenance.Trace, o.Settings.Seed))
 	}
 	t.Resume, t.Force = c.Bool("resume"), c.Bool("force")
 	o.ReactiveIsland = c.Bool("reactive-island")
+	o.NoScheduleRule = c.Bool("no-schedule-rule")
 	t.Provenance.Command = os.Args
 	t.Provenance.Version = version
 	return o, t, nil

@@ -140,3 +140,31 @@ func writeHead(t *testing.T, src, dst string, n int) {
 		t.Fatal(err)
 	}
 }
+
+// tune --policies writes summary.json (its contract is tuner's test),
+// policies.md with every preset and both references, and refuses
+// --policy beside it.
+func TestTunePoliciesCommand(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cmp")
+	out, err := runApp(t, "--quiet", "tune", "--policies", "hgfs,idle-timeout", "--generations", "1", "--population", "8", "--islands", "1", "--no-report", "-o", dir, "--json")
+	if err != nil {
+		t.Fatalf("tune --policies: %v\n%s", err, out)
+	}
+	var s tuner.PoliciesSummary
+	decodeOne(t, out, &s)
+	if len(s.Policies) != 2 || s.Policies[1].Policy != "idle-timeout" {
+		t.Fatalf("summary policies %+v", s.Policies)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "summary.json")); err != nil {
+		t.Fatal(err)
+	}
+	md := reports.PoliciesText(&s)
+	for _, want := range []string{"| hgfs | test |", "| idle-timeout | train |", "## Preset rel10", "| oracle | test |", "max wait (s)", "drain searched"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("policies.md lacks %q", want)
+		}
+	}
+	if out, err := runApp(t, "tune", "--policies", "hgfs", "--policy", "escs", "-o", filepath.Join(t.TempDir(), "x")); err == nil || !strings.Contains(err.Error(), "leave out --policy") {
+		t.Errorf("--policies with --policy: %v\n%s", err, out)
+	}
+}

@@ -1,0 +1,200 @@
+package reports
+
+import (
+	"fmt"
+	"image/color"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/tuner"
+)
+
+// Files of the report of `ecotune tune --policies` in its directory.
+const (
+	PoliciesMarkdown = "policies.md"
+	PoliciesFigure   = "policies-front"
+)
+
+// policyColours tell the policies apart on the comparison figure
+// (Okabe–Ito, then greys).
+var policyColours = []color.RGBA{
+	{0, 114, 178, 255}, {213, 94, 0, 255}, {204, 121, 167, 255}, {230, 159, 0, 255},
+	{86, 180, 233, 255}, {240, 228, 66, 255}, {90, 90, 90, 255}, {160, 160, 160, 255},
+}
+
+// WritePolicies writes the report comparing the policies of a
+// TunePolicies directory: dir/policies.md (each policy's hypervolume on
+// train and test in the fixed box, every preset's pick on both splits
+// with its feasibility, qos_p90 beside the mean and the longest wait, and
+// off-seconds as a share of the oracle's; always-on and the oracle as
+// references) and the figure of their fronts on both splits,
+// dir/policies-front.svg. It returns the Markdown file's path.
+func WritePolicies(dir string, s *tuner.PoliciesSummary, force bool) (string, error) {
+	fig, err := policiesFigure(dir, s)
+	if err != nil {
+		return "", err
+	}
+	svg, err := fig.Render(SVG)
+	if err != nil {
+		return "", err
+	}
+	if err := writeFile(filepath.Join(dir, PoliciesFigure+".svg"), svg, force); err != nil {
+		return "", err
+	}
+	md := filepath.Join(dir, PoliciesMarkdown)
+	return md, writeFile(md, []byte(PoliciesText(s)), force)
+}
+
+// PoliciesText is the Markdown of the comparison.
+func PoliciesText(s *tuner.PoliciesSummary) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Tuned policies compared\n\nTrace %s (sha256 %.12s), split %s, scheduler %s, seed %d.\n", s.Trace, s.TraceSHA256, s.Split, s.Scheduler, s.Seed)
+	if s.Interrupted {
+		b.WriteString("\nInterrupted: only the policies listed finished (continue with --resume).\n")
+	}
+	b.WriteString("\nHypervolume in each split's fixed box (ideal: the better of always-on and the oracle in each objective; nadir: the worse plus 10 %; values clamped), in [0, 1] and comparable across policies and splits.\n\n")
+	b.WriteString("| policy | evaluations | schedule rule | train HV | test HV |\n|---|---|---|---|---|\n")
+	for _, p := range s.Policies {
+		rule := p.ScheduleRule
+		if rule == "" {
+			rule = "none"
+		}
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", p.Policy, p.Evaluations, rule, hvText(p.Hypervolume, "train"), hvText(p.Hypervolume, "test"))
+	}
+	b.WriteString("\n![fronts on train and test](" + PoliciesFigure + ".svg)\n")
+	b.WriteString("\nEach preset's pick is chosen on the train split; feasible: it meets the preset's bound on that split (resolved against always-on's there). off % oracle: off-node-seconds as a share of the oracle's on the same split. A pick with its policy's schedule rule on (rule on) may owe part of its QoS to a changed schedule: compare the waits with always-on's.\n")
+	for _, preset := range s.Presets {
+		fmt.Fprintf(&b, "\n## Preset %s\n\n", preset)
+		b.WriteString("| policy | split | feasible | qos_p90 | mean wait (s) | max wait (s) | off-node-seconds | off % oracle | reconfigurations | energy (kWh) | rule on |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+		for _, p := range s.Policies {
+			pk, ok := p.Picks[preset]
+			if !ok {
+				continue
+			}
+			feasTest := ""
+			if pk.FeasibleTest != nil {
+				feasTest = feasibleText(*pk.FeasibleTest)
+			}
+			rows := []struct {
+				split, feasible string
+				sc              *objectives.Scores
+			}{{"train", feasibleText(pk.FeasibleTrain), &pk.Train}, {"test", feasTest, pk.Test}}
+			for _, r := range rows {
+				if r.sc == nil {
+					continue
+				}
+				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", p.Policy, r.split, r.feasible, scoreCells(r.sc, s.References, r.split), yesNo(pk.ScheduleRuleOn))
+			}
+		}
+		for _, name := range []string{tuner.AlwaysOn, tuner.Oracle} {
+			ref, ok := s.References[name]
+			if !ok {
+				continue
+			}
+			fmt.Fprintf(&b, "| %s | train | | %s | |\n", name, scoreCells(&ref.Train, s.References, "train"))
+			if ref.Test != nil {
+				fmt.Fprintf(&b, "| %s | test | | %s | |\n", name, scoreCells(ref.Test, s.References, "test"))
+			}
+		}
+	}
+	return b.String()
+}
+
+func hvText(hv map[string]float64, split string) string {
+	if v, ok := hv[split]; ok {
+		return num(v)
+	}
+	return ""
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// scoreCells formats the comparison's score columns of sc on split.
+func scoreCells(sc *objectives.Scores, refs map[string]tuner.Pair, split string) string {
+	share := ""
+	if o, ok := refs[tuner.Oracle]; ok {
+		osc := &o.Train
+		if split == "test" {
+			osc = o.Test
+		}
+		if osc != nil && osc.OffNodeSeconds > 0 {
+			share = strconv.FormatFloat(100*float64(sc.OffNodeSeconds)/float64(osc.OffNodeSeconds), 'f', 1, 64) + " %"
+		}
+	}
+	return strings.Join([]string{num(sc.QoSP90), num(sc.MeanWait), num(float64(sc.MaxWait)), num(float64(sc.OffNodeSeconds)), share,
+		num(float64(sc.Reconfigurations)), num(sc.EnergyKWh)}, " | ")
+}
+
+// policiesFigure draws every policy's front (its rank-0 solutions) in
+// qos_p90 against off-node-seconds, train and test side by side, with
+// always-on and the oracle marked.
+func policiesFigure(dir string, s *tuner.PoliciesSummary) (*Figure, error) {
+	splits := []string{"train", "test"}
+	row := make([]*plot.Plot, len(splits))
+	legend := plot.NewLegend()
+	legend.TextStyle.Font.Size = vg.Points(8)
+	for j, split := range splits {
+		p := newPlot(split+" split", "off-node-seconds", "qos_p90")
+		row[j] = p
+		for i, ps := range s.Policies {
+			_, front, err := tuner.LoadRun(filepath.Join(dir, ps.Dir))
+			if err != nil {
+				return nil, fmt.Errorf("reports: policy %s: %w", ps.Policy, err)
+			}
+			var xy plotter.XYs
+			for _, sol := range front.Solutions {
+				if sc := sol.On(split); sc != nil && sol.Rank == 0 {
+					xy = append(xy, plotter.XY{X: float64(sc.OffNodeSeconds), Y: sc.QoSP90})
+				}
+			}
+			if len(xy) == 0 {
+				continue
+			}
+			sc, err := plotter.NewScatter(xy)
+			if err != nil {
+				return nil, err
+			}
+			sc.GlyphStyle = draw.GlyphStyle{Color: policyColours[i%len(policyColours)], Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
+			p.Add(sc)
+			if j == 0 {
+				legend.Add(ps.Policy, sc)
+			}
+		}
+		for k, name := range []string{tuner.AlwaysOn, tuner.Oracle} {
+			ref, ok := s.References[name]
+			if !ok {
+				continue
+			}
+			rs := &ref.Train
+			if split == "test" {
+				rs = ref.Test
+			}
+			if rs == nil {
+				continue
+			}
+			sc, err := plotter.NewScatter(plotter.XYs{{X: float64(rs.OffNodeSeconds), Y: rs.QoSP90}})
+			if err != nil {
+				return nil, err
+			}
+			sc.GlyphStyle = draw.GlyphStyle{Color: []color.RGBA{colRef, colOracle}[k], Radius: vg.Points(4), Shape: draw.CrossGlyph{}}
+			p.Add(sc)
+			if j == 0 {
+				legend.Add(name, sc)
+			}
+		}
+	}
+	return &Figure{Name: PoliciesFigure, Title: "fronts", Plots: [][]*plot.Plot{row}, Width: frontWidth, Height: frontHeight,
+		Legend: &legend, LegendWidth: frontLegend}, nil
+}

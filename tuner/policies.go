@@ -1,0 +1,183 @@
+package tuner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/policy"
+	rundir "github.com/ecotune/ecotune/run"
+)
+
+// SummaryJSON is the file TunePolicies writes in its directory.
+const SummaryJSON = "summary.json"
+
+// PoliciesSummary is DIR/summary.json of TunePolicies: every policy tuned
+// on the same split with the same budget and seed, side by side with the
+// references. Scores use the keys of `ecotune simulate --json`
+// (objectives.Scores: qos_p90, off_node_seconds, reconfigurations,
+// energy_kwh, mean_wait_s, max_wait_s, …); hypervolumes are in each
+// split's fixed box (Normalizer), in [0, 1], comparable across policies.
+type PoliciesSummary struct {
+	Trace       string                       `json:"trace"`
+	TraceSHA256 string                       `json:"trace_sha256"`
+	Split       string                       `json:"split"`
+	Scheduler   string                       `json:"scheduler"`
+	Seed        int64                        `json:"seed"`
+	Policies    []PolicySummary              `json:"policies"`
+	References  map[string]Pair              `json:"references"` // "always-on", "oracle"
+	Presets     []string                     `json:"presets"`    // the presets' names, in order
+	Interrupted bool                         `json:"interrupted,omitempty"`
+	Normalizers map[string]rundir.Normalizer `json:"normalizers,omitempty"` // the boxes, per split
+}
+
+// Pair is scores on the train and the test split.
+type Pair struct {
+	Train objectives.Scores  `json:"train"`
+	Test  *objectives.Scores `json:"test,omitempty"`
+}
+
+// PolicySummary is one tuned policy of a PoliciesSummary.
+type PolicySummary struct {
+	Policy      string             `json:"policy"`
+	Dir         string             `json:"dir"` // its run directory, relative to the summary's
+	Evaluations int                `json:"evaluations"`
+	Hypervolume map[string]float64 `json:"hypervolume"` // "train", "test"
+	// ScheduleRule is the policy's own scheduling rule and whether the
+	// search used it ("drain searched", "drain off"; "" none).
+	ScheduleRule string                `json:"schedule_rule,omitempty"`
+	Picks        map[string]PresetPick `json:"picks"` // by preset name
+}
+
+// PresetPick is one preset's pick of a policy's front.
+type PresetPick struct {
+	Row           int                `json:"row"`
+	Train         objectives.Scores  `json:"train"`
+	Test          *objectives.Scores `json:"test,omitempty"`
+	FeasibleTrain bool               `json:"feasible_train"`
+	FeasibleTest  *bool              `json:"feasible_test,omitempty"` // nil without a test split
+	// ScheduleRuleOn says the pick has its policy's scheduling rule on
+	// (hgfs: it drains), so part of its gain may be a schedule change.
+	ScheduleRuleOn bool `json:"schedule_rule_on,omitempty"`
+}
+
+// TunePolicies tunes each policy in turn on o's split with o's settings
+// and seed (the same budget), each an ordinary run in t.Dir/POLICY, and
+// writes t.Dir/summary.json (PoliciesSummary). With t.Resume, finished
+// runs are kept and an interrupted one resumes. Cancelling ctx stops the
+// current policy's run; the summary then lists the finished ones, marked
+// interrupted.
+func TunePolicies(ctx context.Context, o Options, t rundir.Target, policies []string) (*PoliciesSummary, error) {
+	if len(policies) == 0 {
+		return nil, errors.New("tuner: no policies to tune")
+	}
+	seen := map[string]bool{}
+	for _, p := range policies {
+		spec, err := policy.Lookup(p)
+		if err != nil {
+			return nil, err
+		}
+		if spec.Clairvoyant || p == AlwaysOn {
+			return nil, fmt.Errorf("tuner: policy %s is a reference (always-on, the oracle), compared with every tuned policy already", p)
+		}
+		if seen[p] {
+			return nil, fmt.Errorf("tuner: policy %s named twice", p)
+		}
+		seen[p] = true
+	}
+	if t.Dir == "" {
+		return nil, errors.New("tuner: no run directory")
+	}
+	if err := t.Prepare(); err != nil {
+		return nil, err
+	}
+	var metas []*RunMeta
+	var fronts []*Front
+	interrupted := false
+	for _, p := range policies {
+		po, pt := o, t
+		po.Policy = p
+		po.Settings.Recorders = slices.Clip(o.Settings.Recorders)
+		pt.Dir = filepath.Join(t.Dir, p)
+		var meta *RunMeta
+		var front *Front
+		if t.Resume {
+			m, err := finishedRun(pt.Dir)
+			if err != nil {
+				return nil, err
+			}
+			if m != nil {
+				if meta, front, err = LoadRun(pt.Dir); err != nil {
+					return nil, err
+				}
+				note(o.Monitor, "%s: finished, kept\n", p)
+			} else {
+				_, err := os.Stat(filepath.Join(pt.Dir, CheckpointJSON))
+				pt.Resume, pt.Force = err == nil, true
+			}
+		} else {
+			pt.Force = true // the parent was checked: empty, or --force
+		}
+		if meta == nil {
+			note(o.Monitor, "tuning %s\n", p)
+			out, err := Tune(ctx, po, pt)
+			if err != nil {
+				return nil, fmt.Errorf("tuner: policy %s: %w", p, err)
+			}
+			if out.Interrupted {
+				interrupted = true
+				break
+			}
+			meta, front = out.Meta, out.Front
+		}
+		metas, fronts = append(metas, meta), append(fronts, front)
+	}
+	s, err := summarizePolicies(metas, fronts, o)
+	if err != nil {
+		return nil, err
+	}
+	s.Interrupted = interrupted
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return s, writeFileAtomic(filepath.Join(t.Dir, SummaryJSON), append(b, '\n'))
+}
+
+// summarizePolicies builds the summary from the runs' run.json and fronts.
+func summarizePolicies(metas []*RunMeta, fronts []*Front, o Options) (*PoliciesSummary, error) {
+	s := &PoliciesSummary{Seed: o.Settings.Seed, Policies: []PolicySummary{}, References: map[string]Pair{}}
+	for i, m := range metas {
+		if i == 0 {
+			for _, ch := range m.Presets {
+				s.Presets = append(s.Presets, ch.Name)
+			}
+			s.Trace, s.TraceSHA256, s.Split, s.Scheduler, s.Normalizers = m.Trace, m.TraceSHA256, m.Split.String(), m.Scheduler, m.Normalizers
+			for name, r := range m.References {
+				s.References[name] = Pair{Train: r.Train, Test: r.Test}
+			}
+		}
+		spec, err := policy.Lookup(m.Policy)
+		if err != nil {
+			return nil, err
+		}
+		ps := PolicySummary{Policy: m.Policy, Dir: m.Policy, Evaluations: m.Evaluations, Hypervolume: m.Hypervolume,
+			ScheduleRule: m.ScheduleRule, Picks: map[string]PresetPick{}}
+		for _, ch := range m.Presets {
+			if ch.Row < 0 || ch.Row >= len(fronts[i].Solutions) {
+				continue
+			}
+			sol := fronts[i].Solutions[ch.Row]
+			pick := PresetPick{Row: ch.Row, Train: sol.Train, Test: sol.Test, FeasibleTrain: ch.Feasible, FeasibleTest: ch.FeasibleTest,
+				ScheduleRuleOn: spec.ScheduleRule.On(spec, sol.Config)}
+			ps.Picks[ch.Name] = pick
+		}
+		s.Policies = append(s.Policies, ps)
+	}
+	return s, nil
+}

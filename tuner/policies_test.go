@@ -1,0 +1,129 @@
+package tuner_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/tuner"
+)
+
+// TestTunePoliciesContract tunes two policies on a small budget and checks
+// summary.json's contract: the keys scripts use, hypervolumes in [0, 1],
+// every preset's pick with scores under simulate --json's keys and its
+// feasibility on both splits, the references on both splits, and each
+// policy's run directory an ordinary run.
+func TestTunePoliciesContract(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cmp")
+	o, tg := smallTune(t, dir)
+	o.Settings.Generations = 2
+	policies := []string{"hgfs", "idle-timeout"}
+	s, err := tuner.TunePolicies(context.Background(), o, tg, policies)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"qos0", "qos0.1", "qos0.5", "rel10", "knee"}; !slices.Equal(s.Presets, want) {
+		t.Errorf("presets %v, want %v", s.Presets, want)
+	}
+	if len(s.Policies) != 2 || s.Interrupted {
+		t.Fatalf("%d policies summarised (interrupted %v), want 2", len(s.Policies), s.Interrupted)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, tuner.SummaryJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	scoreKeys := []string{"qos_p90", "off_node_seconds", "reconfigurations", "energy_kwh", "mean_wait_s", "max_wait_s"}
+	checkScores := func(where string, v any) {
+		m, ok := v.(map[string]any)
+		if !ok {
+			t.Errorf("%s: scores %v are not an object", where, v)
+			return
+		}
+		for _, k := range scoreKeys {
+			if _, ok := m[k].(float64); !ok {
+				t.Errorf("%s: no score %s", where, k)
+			}
+		}
+	}
+	pols, _ := doc["policies"].([]any)
+	if len(pols) != len(policies) {
+		t.Fatalf("policies: %v", doc["policies"])
+	}
+	for i, pv := range pols {
+		p, _ := pv.(map[string]any)
+		if p["policy"] != policies[i] {
+			t.Errorf("policy %d is %v, want %s", i, p["policy"], policies[i])
+		}
+		hv, _ := p["hypervolume"].(map[string]any)
+		for _, split := range []string{"train", "test"} {
+			v, ok := hv[split].(float64)
+			if !ok || v < 0 || v > 1 {
+				t.Errorf("%s: %s hypervolume %v, want a number in [0, 1]", policies[i], split, hv[split])
+			}
+		}
+		picks, _ := p["picks"].(map[string]any)
+		for _, preset := range []string{"qos0", "qos0.1", "qos0.5", "rel10", "knee"} {
+			pk, ok := picks[preset].(map[string]any)
+			if !ok {
+				t.Errorf("%s: no pick %s", policies[i], preset)
+				continue
+			}
+			checkScores(policies[i]+" "+preset+" train", pk["train"])
+			checkScores(policies[i]+" "+preset+" test", pk["test"])
+			for _, k := range []string{"feasible_train", "feasible_test"} {
+				if _, ok := pk[k].(bool); !ok {
+					t.Errorf("%s %s: %s is %v, want a boolean", policies[i], preset, k, pk[k])
+				}
+			}
+		}
+		if _, _, err := tuner.LoadRun(filepath.Join(dir, policies[i])); err != nil {
+			t.Errorf("%s's run directory: %v", policies[i], err)
+		}
+	}
+	if p0, _ := pols[0].(map[string]any); p0["schedule_rule"] != "drain searched" {
+		t.Errorf("hgfs schedule_rule %v, want \"drain searched\"", p0["schedule_rule"])
+	}
+	refs, _ := doc["references"].(map[string]any)
+	for _, name := range []string{"always-on", "oracle"} {
+		r, ok := refs[name].(map[string]any)
+		if !ok {
+			t.Errorf("no reference %s", name)
+			continue
+		}
+		checkScores(name+" train", r["train"])
+		checkScores(name+" test", r["test"])
+	}
+	// The references are compared with every policy already.
+	if _, err := tuner.TunePolicies(context.Background(), o, tg, []string{"oracle"}); err == nil {
+		t.Error("tuning the oracle accepted")
+	}
+}
+
+// TestNoScheduleRule fixes hgfs's drain off: no solution of the front
+// drains, and run.json says so.
+func TestNoScheduleRule(t *testing.T) {
+	o, tg := smallTune(t, filepath.Join(t.TempDir(), "run"))
+	o.Settings.Generations = 2
+	o.NoScheduleRule = true
+	out, err := tuner.Tune(context.Background(), o, tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := policy.Lookup("hgfs")
+	for i, s := range out.Front.Solutions {
+		if spec.ScheduleRule.On(spec, s.Config) {
+			t.Errorf("solution %d drains: drain_lead %g", i, s.Config.Params["drain_lead"])
+		}
+	}
+	if out.Meta.ScheduleRule != "drain off" {
+		t.Errorf("run.json schedule_rule %q, want \"drain off\"", out.Meta.ScheduleRule)
+	}
+}
