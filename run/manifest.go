@@ -124,6 +124,19 @@ type Manifest struct {
 	TestJobs    int                   `json:"test_jobs,omitempty"`
 	Interrupted bool                  `json:"interrupted,omitempty"` // stopped before the last generation; --resume continues
 	Normalizers map[string]Normalizer `json:"normalizers,omitempty"` // hypervolume box per split ("train", "test")
+	// MissingIslands are the islands of a distributed run (islands as
+	// separate processes or Slurm array tasks) that did not take their
+	// whole part: never ran, stopped early, or were skipped by a
+	// neighbour's migration after its timeout. The front is then the
+	// merge of what the islands did.
+	MissingIslands []MissingIsland `json:"missing_islands,omitempty"`
+}
+
+// MissingIsland is an island of a distributed run that did not take its
+// whole part, and why.
+type MissingIsland struct {
+	Island int    `json:"island"`
+	Reason string `json:"reason"`
 }
 
 // SetProvenance copies p into m.
