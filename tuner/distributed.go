@@ -234,6 +234,11 @@ func TuneIsland(ctx context.Context, p *Plan, o Options, dir string, i int, moni
 	}
 	st = IslandStatus{Island: i, Generations: s.Generations, Skipped: st.Skipped}
 	ex := &FileExchange{Dir: dir, Fingerprint: p.Fingerprint, MigrationEvery: s.MigrationEvery, Timeout: p.Timeout()}
+	bctx, stopBeat := context.WithCancel(ctx)
+	defer stopBeat()
+	if err := ex.Beat(bctx, i); err != nil {
+		return nil, err
+	}
 	ckw := &CheckpointWriter{Dir: idir}
 	defer ckw.Close()
 	s.Recorders = append(slices.Clip(s.Recorders), ckw, RecorderFunc(func(rs *Status) error {
@@ -369,8 +374,9 @@ func joinShort(items []string) string {
 // island I writes its population atomically (temporary file, sync,
 // rename) to Dir/islands/epoch-K/island-I.json (K = gen /
 // MigrationEvery) and waits, polling, for the files of the islands it
-// wants; one that has not arrived within Timeout is skipped, and later
-// epochs do not wait for it again (they take its file if it is there).
+// wants. One whose heartbeat (Beat) is older than Timeout when Timeout
+// has passed is skipped, and later epochs do not wait for it again
+// unless its heartbeat is fresh (they take its file if it is there).
 type FileExchange struct {
 	Dir            string
 	Fingerprint    string // the plan's: files of another plan are refused
@@ -433,7 +439,7 @@ func (x *FileExchange) Migrate(ctx context.Context, gen, island int, pop []Membe
 			x.mu.Lock()
 			gone := x.gone[j]
 			x.mu.Unlock()
-			if !gone {
+			if !gone || x.alive(j) {
 				waiting = true
 			}
 		}
@@ -441,17 +447,25 @@ func (x *FileExchange) Migrate(ctx context.Context, gen, island int, pop []Membe
 			break
 		}
 		if time.Now().After(deadline) {
+			alive := false
 			x.mu.Lock()
 			if x.gone == nil {
 				x.gone = map[int]bool{}
 			}
 			for _, j := range want {
-				if _, ok := got[j]; !ok && !x.gone[j] {
-					x.gone[j] = true
+				if _, ok := got[j]; ok {
+					continue
 				}
+				if x.alive(j) {
+					alive = true // it runs, only slower: wait on
+					continue
+				}
+				x.gone[j] = true
 			}
 			x.mu.Unlock()
-			break
+			if !alive {
+				break
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -467,6 +481,49 @@ func (x *FileExchange) Migrate(ctx context.Context, gen, island int, pop []Membe
 	}
 	x.mu.Unlock()
 	return got, nil
+}
+
+// heartbeat is the file an island touches while it runs.
+const heartbeat = "heartbeat"
+
+// alive reports whether island j's heartbeat is younger than the timeout.
+func (x *FileExchange) alive(j int) bool {
+	fi, err := os.Stat(filepath.Join(IslandDir(x.Dir, j), heartbeat))
+	return err == nil && time.Since(fi.ModTime()) < x.Timeout
+}
+
+// Beat touches island's heartbeat now and then until ctx is done: while
+// it beats, its neighbours wait for it however slow it is; one whose
+// heartbeat is older than the timeout (it never started, or died) is
+// skipped.
+func (x *FileExchange) Beat(ctx context.Context, island int) error {
+	path := filepath.Join(IslandDir(x.Dir, island), heartbeat)
+	touch := func() error {
+		now := time.Now()
+		if err := os.Chtimes(path, now, now); errors.Is(err, fs.ErrNotExist) {
+			return os.WriteFile(path, nil, 0o666)
+		} else if err != nil {
+			return err
+		}
+		return nil
+	}
+	if err := touch(); err != nil {
+		return fmt.Errorf("tuner: heartbeat: %w", err)
+	}
+	every := min(max(x.Timeout/5, 100*time.Millisecond), 10*time.Second)
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				touch()
+			}
+		}
+	}()
+	return nil
 }
 
 // read reads island j's migrants of generation gen, if they are there.
