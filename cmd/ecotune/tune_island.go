@@ -146,10 +146,13 @@ func slurmScripts(exe, dir string, islands int) (array, merge string) {
 #SBATCH --output=%s
 #SBATCH --requeue
 # One island of the distributed run in %s per array task; a task killed
-# or requeued resumes from its own checkpoint. Resubmit one island with:
-#   sbatch --array=I %s
+# or requeued resumes from its own checkpoint. After a task failed or was
+# cancelled (the merge job's afterok then never holds), resubmit it and
+# the merge:
+#   sbatch --parsable --array=I %s
+#   sbatch --dependency=afterok:NEWID %s
 exec %s tune island %s --index "$SLURM_ARRAY_TASK_ID" --workers "${SLURM_CPUS_PER_TASK:-0}"
-`, islands-1, filepath.Join(dir, tuner.IslandsDir, "slurm-%A_%a.out"), dir, filepath.Join(dir, "tune.sbatch"), q(exe), q(dir))
+`, islands-1, filepath.Join(dir, tuner.IslandsDir, "slurm-%A_%a.out"), dir, filepath.Join(dir, "tune.sbatch"), filepath.Join(dir, "merge.sbatch"), q(exe), q(dir))
 	merge = fmt.Sprintf(`#!/bin/sh
 #SBATCH --job-name=ecotune-merge
 #SBATCH --output=%s
@@ -267,6 +270,7 @@ func runTuneMerge(c *cli.Context) error {
 // islandRow is one island in `tune status`.
 type islandRow struct {
 	tuner.IslandStatus
+	Epoch   int  `json:"epoch"` // migration epochs passed: generation / migration interval
 	Started bool `json:"started"`
 }
 
@@ -292,14 +296,14 @@ func runTuneStatus(c *cli.Context) error {
 		if !ok {
 			st = tuner.IslandStatus{Island: i, Generations: p.Generations}
 		}
-		rows[i] = islandRow{IslandStatus: st, Started: ok}
+		rows[i] = islandRow{IslandStatus: st, Epoch: st.Generation / p.MigrationEvery, Started: ok}
 	}
 	_, merged := os.Stat(filepath.Join(dir, run.ManifestFile))
 	if c.Bool("json") {
 		return json.NewEncoder(c.App.Writer).Encode(map[string]any{"dir": dir, "islands": rows, "merged": merged == nil})
 	}
 	w := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "island\tgeneration\tevaluations\thypervolume\tstate\tskipped")
+	fmt.Fprintln(w, "island\tepoch\tgeneration\tevaluations\thypervolume\tstate\tskipped")
 	for _, r := range rows {
 		state := "running"
 		switch {
@@ -314,7 +318,8 @@ func runTuneStatus(c *cli.Context) error {
 		for _, s := range r.Skipped {
 			sk = append(sk, fmt.Sprintf("%d@g%d", s.Island, s.Generation))
 		}
-		fmt.Fprintf(w, "%d\t%d/%d\t%d\t%.4f\t%s\t%s\n", r.Island, r.Generation, r.Generations, r.Evaluations, r.Hypervolume, state, strings.Join(sk, " "))
+		fmt.Fprintf(w, "%d\t%d/%d\t%d/%d\t%d\t%.4f\t%s\t%s\n", r.Island, r.Generation/p.MigrationEvery, p.Generations/p.MigrationEvery,
+			r.Generation, r.Generations, r.Evaluations, r.Hypervolume, state, strings.Join(sk, " "))
 	}
 	if err := w.Flush(); err != nil {
 		return err
