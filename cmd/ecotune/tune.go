@@ -109,7 +109,7 @@ func runTune(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool("slurm") {
+	if c.Bool("slurm") || slurmOnlyFlag(c) != "" {
 		return runTuneSlurm(c, o, t)
 	}
 	var progress *Progress

@@ -88,8 +88,21 @@ that a neighbour skipped, are named in run.json (missing_islands).`,
 	}
 }
 
+// slurmOnlyFlag names a flag given that only --slurm takes.
+func slurmOnlyFlag(c *cli.Context) string {
+	for _, name := range []string{"dry-run", "sbatch-args", "island-timeout"} {
+		if c.IsSet(name) {
+			return name
+		}
+	}
+	return ""
+}
+
 // runTuneSlurm is `tune --slurm`: the plan, the scripts and the jobs.
 func runTuneSlurm(c *cli.Context, o tuner.Options, t run.Target) error {
+	if !c.Bool("slurm") {
+		return fmt.Errorf("tune: --%s goes with --slurm (distributed tuning)", slurmOnlyFlag(c))
+	}
 	if c.Int("windows") != 0 {
 		return fmt.Errorf("tune: --slurm and --windows exclude each other")
 	}

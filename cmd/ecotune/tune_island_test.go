@@ -283,3 +283,32 @@ func TestIslandNeverStarts(t *testing.T) {
 		t.Errorf("run.json missing_islands %+v, want island 2, never ran", m.MissingIslands)
 	}
 }
+
+// Distributed tuning refuses what it cannot do, naming why, and writes
+// nothing then.
+func TestTuneSlurmRefuses(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--dry-run"}, "--dry-run goes with --slurm"},
+		{[]string{"--sbatch-args", "-p x"}, "--sbatch-args goes with --slurm"},
+		{[]string{"--slurm", "--dry-run", "--evaluations", "50"}, "evaluation budget"},
+		{[]string{"--slurm", "--dry-run", "--windows", "3"}, "--slurm and --windows exclude each other"},
+		{[]string{"--slurm", "--dry-run", "--resume"}, "each island resumes from its checkpoint"},
+	} {
+		dir := filepath.Join(t.TempDir(), "d")
+		out, err := runApp(t, append([]string{"tune", "-o", dir}, c.args...)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("tune %v: error %v (%s), want one saying %q", c.args, err, out, c.want)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("tune %v wrote %s", c.args, dir)
+		}
+	}
+	for _, args := range [][]string{{"tune", "island"}, {"tune", "merge", t.TempDir()}, {"tune", "status", "a", "b"}} {
+		if _, err := runApp(t, args...); err == nil {
+			t.Errorf("%v: no error", args)
+		}
+	}
+}
