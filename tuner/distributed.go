@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -90,18 +91,34 @@ func NewPlan(o Options, pv rundir.Provenance, timeout time.Duration) (*Plan, err
 		TimeoutSeconds: timeout.Seconds(),
 	}
 	p.Fields = o.fingerprint()
-	for k, v := range map[string]any{"population": s.Population, "generations": s.Generations, "islands": s.Islands,
-		"migration_every": s.MigrationEvery, "migrants": s.Migrants, "seed": s.Seed, "objectives": o.Objectives} {
-		p.Fields[k] = rundir.FingerprintValue(v)
+	for k, v := range p.settingsFields() {
+		p.Fields[k] = v
 	}
 	p.Fingerprint = p.Fields.Sum()
 	return p, nil
 }
 
-// WritePlan prepares t.Dir (as Tune does) and writes the plan into it.
+// settingsFields are the fingerprint fields of the plan's search settings.
+func (p *Plan) settingsFields() rundir.Fingerprint {
+	f := rundir.Fingerprint{}
+	for k, v := range map[string]any{"population": p.Population, "generations": p.Generations, "islands": p.Islands,
+		"migration_every": p.MigrationEvery, "migrants": p.Migrants, "seed": p.Seed, "objectives": p.Objectives} {
+		f[k] = rundir.FingerprintValue(v)
+	}
+	return f
+}
+
+// WritePlan prepares t.Dir (as Tune does) and writes the plan into it;
+// with t.Force the islands of an earlier plan there (checkpoints,
+// migrants, statuses) are removed.
 func WritePlan(p *Plan, t rundir.Target) error {
 	if err := t.Prepare(); err != nil {
 		return err
+	}
+	if t.Force {
+		if err := os.RemoveAll(filepath.Join(t.Dir, IslandsDir)); err != nil {
+			return fmt.Errorf("tuner: %w", err)
+		}
 	}
 	if err := os.MkdirAll(filepath.Join(t.Dir, IslandsDir), 0o777); err != nil {
 		return fmt.Errorf("tuner: %w", err)
@@ -121,10 +138,24 @@ func ReadPlan(dir string) (*Plan, error) {
 		return nil, fmt.Errorf("tuner: %s: version %d, this ecotune reads %d", path, p.Version, PlanVersion)
 	case p.Fields.Sum() != p.Fingerprint:
 		return nil, fmt.Errorf("tuner: %s: fingerprint %s does not match its fields (%s): edited or corrupt", path, p.Fingerprint, p.Fields.Sum())
+	case len(p.Fields.Diff(mergeFields(p.Fields, p.settingsFields()))) > 0:
+		return nil, fmt.Errorf("tuner: %s: %s differ from the plan's fingerprint fields: edited or corrupt", path, strings.Join(p.Fields.Diff(mergeFields(p.Fields, p.settingsFields())), ", "))
 	case p.Islands < 1 || p.Population < 4 || p.Generations < 0 || p.MigrationEvery < 1:
 		return nil, fmt.Errorf("tuner: %s: islands %d, population %d, generations %d, migration_every %d: not a plan", path, p.Islands, p.Population, p.Generations, p.MigrationEvery)
 	}
 	return &p, nil
+}
+
+// mergeFields is f with g's fields over it.
+func mergeFields(f, g rundir.Fingerprint) rundir.Fingerprint {
+	out := rundir.Fingerprint{}
+	for k, v := range f {
+		out[k] = v
+	}
+	for k, v := range g {
+		out[k] = v
+	}
+	return out
 }
 
 // Options are the plan's Options on trace tr (which must be the plan's:
