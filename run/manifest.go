@@ -144,6 +144,19 @@ type Manifest struct {
 	// whether the search could use it: "drain searched" or "drain off"
 	// (empty for policies without one).
 	ScheduleRule string `json:"schedule_rule,omitempty"`
+	// MissingIslands are the islands of a distributed run (islands as
+	// separate processes or Slurm array tasks) that did not take their
+	// whole part: never ran, stopped early, or were skipped by a
+	// neighbour's migration after its timeout. The front is then the
+	// merge of what the islands did.
+	MissingIslands []MissingIsland `json:"missing_islands,omitempty"`
+}
+
+// MissingIsland is an island of a distributed run that did not take its
+// whole part, and why.
+type MissingIsland struct {
+	Island int    `json:"island"`
+	Reason string `json:"reason"`
 }
 
 // SetProvenance copies p into m.

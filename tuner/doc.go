@@ -4,4 +4,8 @@
 // evaluation), chooses solutions from fronts by administrator preference,
 // computes hypervolume, and checkpoints runs into run directories (package
 // run); progress is reported to Recorders and a Monitor, shown by the caller.
+// Islands run in one process (Minimize) or apart, as local processes or
+// Slurm array tasks (MinimizeIsland, TuneIsland, Merge), exchanging
+// migrants through files at synchronous epochs (FileExchange), so the
+// front depends on the seed alone.
 package tuner

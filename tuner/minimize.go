@@ -86,10 +86,16 @@ type run struct {
 	lastFront   []Member
 	ga          *eaopt.GA
 	recordErr   error
+	apart       int // generations done by an island that runs apart (no ga)
 }
 
 // generation is the number of generations done.
-func (r *run) generation() int { return r.offset + int(r.ga.Generations) }
+func (r *run) generation() int {
+	if r.ga == nil {
+		return r.offset + r.apart
+	}
+	return r.offset + int(r.ga.Generations)
+}
 
 // start makes (or restores) the initial islands.
 func (r *run) start() ([][]*member, error) {
@@ -122,32 +128,42 @@ func (r *run) start() ([][]*member, error) {
 	}
 	islands := make([][]*member, s.Islands)
 	for i := range islands {
-		rng := newRNG(s.Seed, i, 0)
-		xs := make([][]float64, 0, s.Population)
-		for _, x := range s.Initial {
-			if len(xs) < s.Population {
-				xs = append(xs, r.repair(x))
-			}
-		}
-		for len(xs) < s.Population {
-			x := make([]float64, len(r.vars))
-			for k, v := range r.vars {
-				x[k] = randomValue(v, rng)
-			}
-			xs = append(xs, x)
-		}
-		for _, x := range xs {
-			r.fix(i, x)
-		}
-		ms, err := r.pool.evaluate(r.ctx, xs)
+		ms, err := r.initial(i)
 		if err != nil {
 			return nil, err
 		}
-		sortByKey(ms)
-		rankAndCrowd(ms)
 		islands[i] = ms
 	}
 	return islands, nil
+}
+
+// initial makes and evaluates island i's first population.
+func (r *run) initial(i int) ([]*member, error) {
+	s := r.settings
+	rng := newRNG(s.Seed, i, 0)
+	xs := make([][]float64, 0, s.Population)
+	for _, x := range s.Initial {
+		if len(xs) < s.Population {
+			xs = append(xs, r.repair(x))
+		}
+	}
+	for len(xs) < s.Population {
+		x := make([]float64, len(r.vars))
+		for k, v := range r.vars {
+			x[k] = randomValue(v, rng)
+		}
+		xs = append(xs, x)
+	}
+	for _, x := range xs {
+		r.fix(i, x)
+	}
+	ms, err := r.pool.evaluate(r.ctx, xs)
+	if err != nil {
+		return nil, err
+	}
+	sortByKey(ms)
+	rankAndCrowd(ms)
+	return ms, nil
 }
 
 // fix sets the variables island fixes (Settings.Fixed) in x and reports
@@ -271,10 +287,7 @@ func sortByKey(ms []*member) {
 
 // record tells the recorders about the current generation.
 func (r *run) record(islands [][]*member) error {
-	gen := r.offset
-	if r.ga != nil {
-		gen = r.generation()
-	}
+	gen := r.generation()
 	ck := r.checkpoint(gen)
 	ck.Islands = make([][]Member, len(islands))
 	for i, isl := range islands {
@@ -397,10 +410,7 @@ func (r *run) result(islands [][]*member, interrupted bool) *Result {
 		}
 		return slices.Compare(a.f, b.f)
 	})
-	gen := r.offset
-	if r.ga != nil {
-		gen = r.generation()
-	}
+	gen := r.generation()
 	return &Result{
 		Members:     r.export(all),
 		Archive:     r.export(r.archive()),
@@ -435,8 +445,11 @@ func fingerprint(p Problem, s Settings) rundir.Fingerprint {
 // archive returns the candidates no other evaluated candidate
 // constrained-dominates: the best front of the whole search, not only of
 // the final populations.
-func (r *run) archive() []*member {
-	entries := r.pool.all()
+func (r *run) archive() []*member { return archiveOf(r.pool.all()) }
+
+// archiveOf returns the members of entries (in key order) that no other
+// constrained-dominates, in key order.
+func archiveOf(entries []*member) []*member {
 	var arch []*member
 	for _, m := range entries {
 		dominated := false

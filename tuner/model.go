@@ -33,10 +33,28 @@ func (m *nsga2) Apply(pop *eaopt.Population) error {
 		return fmt.Errorf("tuner: population %s is not an island of this search", pop.ID)
 	}
 	gen := r.generation()
-	rng := newRNG(r.settings.Seed, island, gen)
-	parents, err := r.conform(island, popMembers(*pop)) // key order: independent of eaopt's sorting
+	next, err := r.step(island, gen, popMembers(*pop))
 	if err != nil {
 		return err
+	}
+	for i, mem := range next {
+		pop.Individuals[i] = eaopt.Individual{
+			Genome:    &genome{run: r, m: mem},
+			Fitness:   mem.fitness(),
+			Evaluated: true,
+			ID:        "g" + strconv.Itoa(gen) + "i" + strconv.Itoa(island) + "n" + strconv.Itoa(i),
+		}
+	}
+	return nil
+}
+
+// step makes generation gen of island from its members pop (in key
+// order): the same in-process and in an island that runs apart.
+func (r *run) step(island, gen int, pop []*member) ([]*member, error) {
+	rng := newRNG(r.settings.Seed, island, gen)
+	parents, err := r.conform(island, pop) // key order: independent of eaopt's sorting
+	if err != nil {
+		return nil, err
 	}
 	rankAndCrowd(parents)
 	n := len(parents)
@@ -51,18 +69,9 @@ func (m *nsga2) Apply(pop *eaopt.Population) error {
 	}
 	kids, err := r.pool.evaluate(r.ctx, xs[:n])
 	if err != nil {
-		return err
+		return nil, err
 	}
-	next := survivors(append(parents, kids...), n)
-	for i, mem := range next {
-		pop.Individuals[i] = eaopt.Individual{
-			Genome:    &genome{run: r, m: mem},
-			Fitness:   mem.fitness(),
-			Evaluated: true,
-			ID:        "g" + strconv.Itoa(gen) + "i" + strconv.Itoa(island) + "n" + strconv.Itoa(i),
-		}
-	}
-	return nil
+	return survivors(append(parents, kids...), n), nil
 }
 
 // Validate implements eaopt.Model.
@@ -82,14 +91,46 @@ func (g *ringMigration) Apply(pops eaopt.Populations, _ *mathrand.Rand) {
 	if gen%r.settings.MigrationEvery != 0 {
 		return
 	}
+	ms := make([][]*member, len(pops))
 	for i := range pops {
-		ms := popMembers(pops[i])
-		for j, mem := range ms {
+		ms[i] = popMembers(pops[i])
+	}
+	migrateRing(ms, r.settings.Seed, gen, r.settings.Migrants)
+	for i := range pops {
+		for j, mem := range ms[i] {
 			pops[i].Individuals[j] = eaopt.Individual{Genome: &genome{run: r, m: mem}, Fitness: mem.fitness(), Evaluated: true, ID: pops[i].Individuals[j].ID}
 		}
 	}
-	seed := newRNG(r.settings.Seed, -1, gen).Int64()
-	eaopt.MigRing{NMigrants: uint(r.settings.Migrants)}.Apply(pops, mathrand.New(mathrand.NewSource(seed)))
+}
+
+// migrateRing is eaopt's MigRing on islands in key order, with a generator
+// derived from the seed and the absolute generation gen: one island after
+// another, island i swaps the members at migrants random places with
+// island i+1 (so a member may travel down the chain). An island that runs
+// apart computes it over the islands it has (Exchange), skipping missing
+// ones, and keeps its own.
+func migrateRing(pops [][]*member, seed int64, gen, migrants int) {
+	rng := mathrand.New(mathrand.NewSource(newRNG(seed, -1, gen).Int64()))
+	for i := 0; i < len(pops)-1; i++ {
+		for _, k := range randomInts(migrants, len(pops[i]), rng) {
+			pops[i][k], pops[i+1][k] = pops[i+1][k], pops[i][k]
+		}
+	}
+}
+
+// randomInts is eaopt's randomInts(k, 0, n, rng): k distinct indices in
+// [0, n) by reservoir sampling, drawing exactly as eaopt does.
+func randomInts(k, n int, rng *mathrand.Rand) []int {
+	ints := make([]int, k)
+	for i := range k {
+		ints[i] = i
+	}
+	for i := k; i < n; i++ {
+		if j := rng.Intn(i + 1); j < k {
+			ints[j] = i
+		}
+	}
+	return ints
 }
 
 // Validate implements eaopt.Migrator.

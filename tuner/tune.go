@@ -91,41 +91,12 @@ func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec, err := policy.Lookup(o.Policy)
+	su, err := newSetup(ctx, o, t.Prepare)
 	if err != nil {
 		return nil, err
 	}
-	train, test, err := o.Split.Apply(o.Trace)
-	if err != nil {
-		return nil, fmt.Errorf("tuner: %w", err)
-	}
-	if err := t.Prepare(); err != nil {
-		return nil, err
-	}
-	scorer := NewScorer(*o.Cluster, o.Sim, o.Settings.Workers)
-	defer scorer.Close()
-	refs, err := references(ctx, scorer, train, test)
-	if err != nil {
-		return nil, err
-	}
-	prob, err := NewPolicyProblem(spec, train, *o.Cluster, o.Sim, o.Objectives, o.Constraints, refs[AlwaysOn].Train)
-	if err != nil {
-		return nil, err
-	}
-	norm, err := trainNormalizer(refs, o.Objectives)
-	if err != nil {
-		return nil, err
-	}
-	s := o.Settings
-	s.Initial = prob.Seeds()
-	if fixed := prob.ReactiveFixed(); o.ReactiveIsland && fixed != nil && s.Islands > 1 {
-		s.Fixed = []map[int]float64{fixed} // island 0 searches the reactive core
-	}
-	if off := prob.ScheduleRuleFixed(); o.NoScheduleRule && off != nil {
-		s.Fixed = fixEverywhere(s.Fixed, off, s.Islands)
-	}
-	s.Fingerprint = o.fingerprint()
-	s.workers = scorer.pool
+	defer su.scorer.Close()
+	prob, norm, refs, train, test, scorer, s := su.prob, su.norm, su.refs, su.train, su.test, su.scorer, su.s
 	ckw := &CheckpointWriter{Dir: t.Dir}
 	defer ckw.Close()
 	s.Recorders = append(slices.Clip(s.Recorders), ckw)
@@ -186,6 +157,64 @@ func fixEverywhere(fixed []map[int]float64, fix map[int]float64, islands int) []
 	return out
 }
 
+// setup is what a search derives from its Options: the splits, the
+// scorer, the references, the problem, the train split's hypervolume box
+// and the settings (with the policy's seeds, the reactive island and the
+// fingerprint). Tune, an island that runs apart and a merge share it.
+type setup struct {
+	train, test *datasets.Trace
+	scorer      *Scorer
+	refs        map[string]Reference
+	prob        *PolicyProblem
+	norm        Normalizer
+	s           Settings
+}
+
+// newSetup makes the setup of o (with its defaults); prepare, when set,
+// runs once the splits are cut. The caller closes su.scorer.
+func newSetup(ctx context.Context, o Options, prepare func() error) (*setup, error) {
+	spec, err := policy.Lookup(o.Policy)
+	if err != nil {
+		return nil, err
+	}
+	train, test, err := o.Split.Apply(o.Trace)
+	if err != nil {
+		return nil, fmt.Errorf("tuner: %w", err)
+	}
+	if prepare != nil {
+		if err := prepare(); err != nil {
+			return nil, err
+		}
+	}
+	scorer := NewScorer(*o.Cluster, o.Sim, o.Settings.Workers)
+	su := &setup{train: train, test: test, scorer: scorer}
+	fail := func(err error) (*setup, error) {
+		scorer.Close()
+		return nil, err
+	}
+	if su.refs, err = references(ctx, scorer, train, test); err != nil {
+		return fail(err)
+	}
+	if su.prob, err = NewPolicyProblem(spec, train, *o.Cluster, o.Sim, o.Objectives, o.Constraints, su.refs[AlwaysOn].Train); err != nil {
+		return fail(err)
+	}
+	if su.norm, err = trainNormalizer(su.refs, o.Objectives); err != nil {
+		return fail(err)
+	}
+	s := o.Settings
+	s.Initial = su.prob.Seeds()
+	if fixed := su.prob.ReactiveFixed(); o.ReactiveIsland && fixed != nil && s.Islands > 1 {
+		s.Fixed = []map[int]float64{fixed} // island 0 searches the reactive core
+	}
+	if off := su.prob.ScheduleRuleFixed(); o.NoScheduleRule && off != nil {
+		s.Fixed = fixEverywhere(s.Fixed, off, s.Islands)
+	}
+	s.Fingerprint = o.fingerprint()
+	s.workers = scorer.pool
+	su.s = s
+	return su, nil
+}
+
 func (o Options) withDefaults() (Options, error) {
 	if o.Trace == nil {
 		return o, errors.New("tuner: no trace")
@@ -228,16 +257,17 @@ func (o Options) fingerprint() rundir.Fingerprint {
 	simOpt := o.Sim // the rest of the simulator's options
 	simOpt.Scheduler = ""
 	return rundir.Fingerprint{
-		"trace":           TraceDigest(o.Trace),
-		"split":           o.Split.String(),
-		"policy":          o.Policy,
-		"cluster":         rundir.FingerprintValue(o.Cluster),
-		"scheduler":       scheduler,
-		"sim":             rundir.FingerprintValue(simOpt),
-		"constraints":     rundir.FingerprintValue(cons),
-		"presets":         rundir.FingerprintValue(o.Presets),
-		"max_front":       rundir.FingerprintValue(o.MaxFront),
-		"reactive_island": rundir.FingerprintValue(o.ReactiveIsland),
+		"trace":            TraceDigest(o.Trace),
+		"split":            o.Split.String(),
+		"policy":           o.Policy,
+		"cluster":          rundir.FingerprintValue(o.Cluster),
+		"scheduler":        scheduler,
+		"sim":              rundir.FingerprintValue(simOpt),
+		"constraints":      rundir.FingerprintValue(cons),
+		"presets":          rundir.FingerprintValue(o.Presets),
+		"max_front":        rundir.FingerprintValue(o.MaxFront),
+		"reactive_island":  rundir.FingerprintValue(o.ReactiveIsland),
+		"no_schedule_rule": rundir.FingerprintValue(o.NoScheduleRule),
 	}
 }
 

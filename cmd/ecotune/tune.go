@@ -102,10 +102,10 @@ func tuneCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "tune",
 		Usage:       "NSGA-II / genetic-fuzzy search, holdout, front",
-		UsageText:   "ecotune tune [TRACE | --trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--no-schedule-rule] [--policies a,b,...] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--train 0.7 | --windows K] [--scheduler easy|fcfs|conservative] [--cluster FILE] [-o DIR] [--resume] [--force] [--json]",
+		UsageText:   "ecotune tune [TRACE | --trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--no-schedule-rule] [--policies a,b,...] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--train 0.7 | --windows K] [--scheduler easy|fcfs|conservative] [--cluster FILE] [-o DIR] [--resume] [--force] [--json] [--slurm [--sbatch-args ARGS] [--dry-run]]",
 		ArgsUsage:   traceArgsUsage,
-		Description: tuneHelp + "\n\nScores (objectives.All: name, default direction, unit, meaning):\n" + objectives.Help(),
-		Flags: append(traceFlags(),
+		Description: tuneHelp + "\n\nDISTRIBUTED\n" + tuneSlurmHelp + "\n\nScores (objectives.All: name, default direction, unit, meaning):\n" + objectives.Help(),
+		Flags: append(append(traceFlags(),
 			&cli.StringFlag{Name: "policy", Aliases: []string{"p"}, Value: "hgfs", Usage: "policy to tune (see `ecotune policies`)"},
 			&cli.IntFlag{Name: "generations", Aliases: []string{"g"}, Value: 150, Usage: "generations after the initial population"},
 			&cli.IntFlag{Name: "population", Value: 32, Usage: "candidates per island"},
@@ -129,8 +129,9 @@ func tuneCommand() *cli.Command {
 			&cli.BoolFlag{Name: "force", Usage: "write into a non-empty run directory"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (run.json) instead of the paths"},
 			&cli.BoolFlag{Name: "no-report", Usage: "do not write RUN_DIR/report (write it later with `ecotune report RUN_DIR`)"},
-		),
-		Action: runTune,
+		), tuneSlurmFlags()...),
+		Subcommands: tuneSubcommands(),
+		Action:      runTune,
 	}
 }
 
@@ -138,6 +139,9 @@ func runTune(c *cli.Context) error {
 	o, t, err := tuneOptions(c)
 	if err != nil {
 		return err
+	}
+	if c.Bool("slurm") || slurmOnlyFlag(c) != "" {
+		return runTuneSlurm(c, o, t)
 	}
 	var progress *Progress
 	if !c.Bool("quiet") && !c.Bool("json") {

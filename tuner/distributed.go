@@ -1,0 +1,588 @@
+package tuner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/internal/atomicfile"
+	rundir "github.com/ecotune/ecotune/run"
+	"github.com/ecotune/ecotune/sim"
+)
+
+// Files of a distributed run directory: PlanFile holds everything an
+// island and the merge need; IslandsDir holds each island's checkpoint
+// and status (island-I/) and the migrants of each epoch
+// (epoch-K/island-I.json, K = generation / migration interval).
+const (
+	PlanFile   = "plan.json"
+	IslandsDir = "islands"
+	StatusFile = "status.json"
+)
+
+// PlanVersion is the schema version of plan.json.
+const PlanVersion = 1
+
+// DefaultIslandTimeout is how long an island waits at a migration epoch
+// for a neighbour's migrants before it skips that neighbour.
+const DefaultIslandTimeout = 30 * time.Minute
+
+// Plan is a tuning run whose islands run apart (local processes, Slurm
+// array tasks): the problem and the settings, as plan.json records them.
+type Plan struct {
+	Version        int                `json:"version"`
+	Trace          string             `json:"trace"`
+	TraceFile      string             `json:"trace_file,omitempty"`
+	TraceFormat    string             `json:"trace_format,omitempty"`
+	TraceLenient   bool               `json:"trace_lenient,omitempty"`
+	TraceSHA256    string             `json:"trace_sha256"`
+	Command        []string           `json:"command"`
+	ToolVersion    string             `json:"tool_version"`
+	Policy         string             `json:"policy"`
+	Split          rundir.Split       `json:"split"`
+	Cluster        json.RawMessage    `json:"cluster"`
+	Sim            sim.Options        `json:"sim"`
+	Objectives     []Objective        `json:"objectives"`
+	Constraints    []Constraint       `json:"constraints,omitempty"`
+	Presets        []Preset           `json:"presets"`
+	MaxFront       int                `json:"max_front"`
+	ReactiveIsland bool               `json:"reactive_island,omitempty"`
+	NoScheduleRule bool               `json:"no_schedule_rule,omitempty"`
+	Population     int                `json:"population"`
+	Generations    int                `json:"generations"`
+	Islands        int                `json:"islands"`
+	MigrationEvery int                `json:"migration_every"`
+	Migrants       int                `json:"migrants"`
+	Seed           int64              `json:"seed"`
+	TimeoutSeconds float64            `json:"island_timeout_seconds"`
+	Fields         rundir.Fingerprint `json:"fields"`
+	Fingerprint    string             `json:"fingerprint"`
+}
+
+// NewPlan is the plan of o for islands that run apart, each waiting at
+// most timeout (0: DefaultIslandTimeout) for a neighbour's migrants.
+func NewPlan(o Options, pv rundir.Provenance, timeout time.Duration) (*Plan, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	s := o.Settings
+	if s.Evaluations > 0 {
+		return nil, fmt.Errorf("tuner: an evaluation budget (%d) counts all islands' evaluations and cannot be kept by islands that run apart: give generations instead", s.Evaluations)
+	}
+	if timeout <= 0 {
+		timeout = DefaultIslandTimeout
+	}
+	p := &Plan{
+		Version: PlanVersion, Trace: pv.Trace, TraceFile: pv.TraceFile, TraceFormat: pv.TraceFormat, TraceLenient: pv.TraceLenient,
+		TraceSHA256: traceDigest(o.Trace), Command: pv.Command, ToolVersion: pv.Version,
+		Policy: o.Policy, Split: o.Split, Cluster: ClusterJSON(*o.Cluster), Sim: o.Sim,
+		Objectives: o.Objectives, Constraints: o.Constraints, Presets: o.Presets, MaxFront: o.MaxFront,
+		ReactiveIsland: o.ReactiveIsland, NoScheduleRule: o.NoScheduleRule, Population: s.Population, Generations: s.Generations,
+		Islands: s.Islands, MigrationEvery: s.MigrationEvery, Migrants: s.Migrants, Seed: s.Seed,
+		TimeoutSeconds: timeout.Seconds(),
+	}
+	p.Fields = o.fingerprint()
+	for k, v := range p.settingsFields() {
+		p.Fields[k] = v
+	}
+	p.Fingerprint = p.Fields.Sum()
+	return p, nil
+}
+
+// settingsFields are the fingerprint fields of the plan's search settings.
+func (p *Plan) settingsFields() rundir.Fingerprint {
+	f := rundir.Fingerprint{}
+	for k, v := range map[string]any{"population": p.Population, "generations": p.Generations, "islands": p.Islands,
+		"migration_every": p.MigrationEvery, "migrants": p.Migrants, "seed": p.Seed, "objectives": p.Objectives} {
+		f[k] = rundir.FingerprintValue(v)
+	}
+	return f
+}
+
+// WritePlan prepares t.Dir (as Tune does) and writes the plan into it;
+// with t.Force the islands of an earlier plan there (checkpoints,
+// migrants, statuses) are removed.
+func WritePlan(p *Plan, t rundir.Target) error {
+	if err := t.Prepare(); err != nil {
+		return err
+	}
+	if t.Force {
+		if err := os.RemoveAll(filepath.Join(t.Dir, IslandsDir)); err != nil {
+			return fmt.Errorf("tuner: %w", err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(t.Dir, IslandsDir), 0o777); err != nil {
+		return fmt.Errorf("tuner: %w", err)
+	}
+	return rundir.WriteJSON(filepath.Join(t.Dir, PlanFile), p)
+}
+
+// ReadPlan reads dir's plan.json and checks its fingerprint.
+func ReadPlan(dir string) (*Plan, error) {
+	path := filepath.Join(dir, PlanFile)
+	var p Plan
+	if err := rundir.ReadJSON(path, &p); err != nil {
+		return nil, err
+	}
+	switch {
+	case p.Version != PlanVersion:
+		return nil, fmt.Errorf("tuner: %s: version %d, this ecotune reads %d", path, p.Version, PlanVersion)
+	case p.Fields.Sum() != p.Fingerprint:
+		return nil, fmt.Errorf("tuner: %s: fingerprint %s does not match its fields (%s): edited or corrupt", path, p.Fingerprint, p.Fields.Sum())
+	case len(p.Fields.Diff(mergeFields(p.Fields, p.settingsFields()))) > 0:
+		return nil, fmt.Errorf("tuner: %s: %s differ from the plan's fingerprint fields: edited or corrupt", path, strings.Join(p.Fields.Diff(mergeFields(p.Fields, p.settingsFields())), ", "))
+	case p.Islands < 1 || p.Population < 4 || p.Generations < 0 || p.MigrationEvery < 1:
+		return nil, fmt.Errorf("tuner: %s: islands %d, population %d, generations %d, migration_every %d: not a plan", path, p.Islands, p.Population, p.Generations, p.MigrationEvery)
+	}
+	return &p, nil
+}
+
+// mergeFields is f with g's fields over it.
+func mergeFields(f, g rundir.Fingerprint) rundir.Fingerprint {
+	out := rundir.Fingerprint{}
+	for k, v := range f {
+		out[k] = v
+	}
+	for k, v := range g {
+		out[k] = v
+	}
+	return out
+}
+
+// Options are the plan's Options on trace tr (which must be the plan's:
+// its SHA-256 is checked) with workers parallel simulations.
+func (p *Plan) Options(tr *datasets.Trace, workers int) (Options, error) {
+	if d := traceDigest(tr); d != p.TraceSHA256 {
+		return Options{}, fmt.Errorf("tuner: the trace's sha256 is %s, the plan's trace_sha256 %s: not the trace the run was planned on", d, p.TraceSHA256)
+	}
+	var c sim.Cluster
+	if err := json.Unmarshal(p.Cluster, &c); err != nil {
+		return Options{}, fmt.Errorf("tuner: plan: cluster: %w", err)
+	}
+	o := Options{
+		Policy: p.Policy, Trace: tr, Split: p.Split, Cluster: &c, Sim: p.Sim, Objectives: p.Objectives,
+		Constraints: p.Constraints, Presets: p.Presets, MaxFront: p.MaxFront, ReactiveIsland: p.ReactiveIsland, NoScheduleRule: p.NoScheduleRule,
+		Settings: Settings{Population: p.Population, Generations: p.Generations, Islands: p.Islands,
+			MigrationEvery: p.MigrationEvery, Migrants: p.Migrants, Seed: p.Seed, Workers: workers},
+	}
+	o, err := o.withDefaults()
+	if err != nil {
+		return o, err
+	}
+	for k, v := range o.fingerprint() {
+		if p.Fields[k] != v {
+			return o, fmt.Errorf("tuner: plan: field %s is %q, but the plan describes %q: edited?", k, p.Fields[k], v)
+		}
+	}
+	return o, nil
+}
+
+// Provenance is where the plan's trace came from and what made the plan.
+func (p *Plan) Provenance() rundir.Provenance {
+	return rundir.Provenance{Trace: p.Trace, TraceFile: p.TraceFile, TraceFormat: p.TraceFormat, TraceLenient: p.TraceLenient, Command: p.Command, Version: p.ToolVersion}
+}
+
+// Timeout is how long an island waits for a neighbour's migrants.
+func (p *Plan) Timeout() time.Duration {
+	return time.Duration(p.TimeoutSeconds * float64(time.Second))
+}
+
+// IslandDir is the directory of island i's checkpoint and status.
+func IslandDir(dir string, i int) string {
+	return filepath.Join(dir, IslandsDir, fmt.Sprintf("island-%d", i))
+}
+
+// Skip records a neighbour's migrants that never arrived.
+type Skip struct {
+	Generation int `json:"generation"` // the migration's
+	Island     int `json:"island"`     // the neighbour skipped
+}
+
+// IslandStatus is an island's progress, as islands/island-I/status.json
+// records it after every generation.
+type IslandStatus struct {
+	Island      int     `json:"island"`
+	Generation  int     `json:"generation"`
+	Generations int     `json:"generations"`
+	Evaluations int     `json:"evaluations"` // distinct candidates this island evaluated
+	Hypervolume float64 `json:"hypervolume"` // of its first front, in the train split's box
+	Skipped     []Skip  `json:"skipped,omitempty"`
+	Done        bool    `json:"done"`
+	Interrupted bool    `json:"interrupted,omitempty"`
+}
+
+// ReadIslandStatus reads island i's status; ok is false when it has none
+// (it never started).
+func ReadIslandStatus(dir string, i int) (st IslandStatus, ok bool, err error) {
+	path := filepath.Join(IslandDir(dir, i), StatusFile)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return st, false, nil
+	}
+	if err := rundir.ReadJSON(path, &st); err != nil {
+		return st, false, err
+	}
+	return st, true, nil
+}
+
+// TuneIsland runs island i of the plan p (o = p.Options) in the run
+// directory dir: it resumes from the island's checkpoint when there is
+// one, exchanges migrants through files under dir (FileExchange) and
+// writes its status after every generation. Merge makes the run's front
+// once every island is done.
+func TuneIsland(ctx context.Context, p *Plan, o Options, dir string, i int, monitor Monitor) (*IslandStatus, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if i < 0 || i >= p.Islands {
+		return nil, fmt.Errorf("tuner: --index %d: the plan in %s has islands 0..%d", i, dir, p.Islands-1)
+	}
+	idir := IslandDir(dir, i)
+	if err := os.MkdirAll(idir, 0o777); err != nil {
+		return nil, fmt.Errorf("tuner: %w", err)
+	}
+	if _, err := atomicfile.RemoveStale(idir); err != nil {
+		return nil, fmt.Errorf("tuner: %w", err)
+	}
+	su, err := newSetup(ctx, o, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer su.scorer.Close()
+	s := su.s
+	st, _, err := ReadIslandStatus(dir, i)
+	if err != nil {
+		return nil, err
+	}
+	st = IslandStatus{Island: i, Generations: s.Generations, Skipped: st.Skipped}
+	ex := &FileExchange{Dir: dir, Fingerprint: p.Fingerprint, MigrationEvery: s.MigrationEvery, Timeout: p.Timeout()}
+	bctx, stopBeat := context.WithCancel(ctx)
+	defer stopBeat()
+	if err := ex.Beat(bctx, i); err != nil {
+		return nil, err
+	}
+	ckw := &CheckpointWriter{Dir: idir}
+	defer ckw.Close()
+	s.Recorders = append(slices.Clip(s.Recorders), ckw, RecorderFunc(func(rs *Status) error {
+		st.Generation, st.Evaluations = rs.Generation, rs.Evaluations
+		st.Hypervolume = frontHypervolume(su.norm, rs.Front)
+		st.Skipped = append(st.Skipped, ex.takeSkipped()...)
+		return rundir.WriteJSON(filepath.Join(idir, StatusFile), st)
+	}))
+	if monitor != nil {
+		s.Recorders = append(s.Recorders, RecorderFunc(func(rs *Status) error {
+			rs.Hypervolume = st.Hypervolume
+			return monitor.Record(rs)
+		}))
+	}
+	if _, err := os.Stat(filepath.Join(idir, CheckpointJSON)); err == nil {
+		if s.Resume, err = ReadCheckpoint(idir); err != nil {
+			return nil, err
+		}
+	}
+	res, err := MinimizeIsland(ctx, su.prob, s, i, ex)
+	if monitor != nil {
+		monitor.Done()
+	}
+	if err != nil {
+		return nil, err
+	}
+	st.Done, st.Interrupted = !res.Interrupted, res.Interrupted
+	st.Skipped = append(st.Skipped, ex.takeSkipped()...)
+	if err := rundir.WriteJSON(filepath.Join(idir, StatusFile), st); err != nil {
+		return nil, err
+	}
+	return &st, nil
+}
+
+// Merge merges the islands of the plan p (o = p.Options) in dir into the
+// run's front and writes front.json, front.csv, front.parquet and
+// run.json exactly as Tune does for the same search in one process; the
+// islands that did not take their whole part are named in run.json
+// (missing_islands) and the front is the merge of what the others did.
+func Merge(ctx context.Context, p *Plan, o Options, dir string) (*Outcome, error) {
+	start := time.Now()
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	su, err := newSetup(ctx, o, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer su.scorer.Close()
+	cks := make([]*Checkpoint, p.Islands)
+	var missing []rundir.MissingIsland
+	skipped := map[int][]string{}
+	for i := range p.Islands {
+		ck, err := ReadCheckpoint(IslandDir(dir, i))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			missing = append(missing, rundir.MissingIsland{Island: i, Reason: "never ran (no checkpoint)"})
+			continue
+		case err != nil:
+			return nil, err
+		}
+		if err := rundir.Check(ck.source(), ck.Fields, islandFields(su.prob, searchSettings(su.prob, su.s), i)); err != nil {
+			return nil, fmt.Errorf("tuner: %w", err)
+		}
+		cks[i] = ck
+		if ck.Generation < p.Generations {
+			missing = append(missing, rundir.MissingIsland{Island: i, Reason: fmt.Sprintf("stopped after generation %d of %d", ck.Generation, p.Generations)})
+		}
+		st, ok, err := ReadIslandStatus(dir, i)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			for _, sk := range st.Skipped {
+				skipped[sk.Island] = append(skipped[sk.Island], fmt.Sprintf("island %d at generation %d", i, sk.Generation))
+			}
+		}
+	}
+	for j := range p.Islands {
+		if len(skipped[j]) == 0 {
+			continue
+		}
+		reason := fmt.Sprintf("its migrants never arrived (timeout): skipped by %s", joinShort(skipped[j]))
+		k := slices.IndexFunc(missing, func(m rundir.MissingIsland) bool { return m.Island == j })
+		if k < 0 {
+			missing = append(missing, rundir.MissingIsland{Island: j, Reason: reason})
+		} else {
+			missing[k].Reason += "; " + reason
+		}
+	}
+	slices.SortFunc(missing, func(a, b rundir.MissingIsland) int { return a.Island - b.Island })
+	if len(missing) == p.Islands {
+		return nil, fmt.Errorf("tuner: %s: no island has run: nothing to merge", dir)
+	}
+	res, err := MergeResults(su.prob, cks)
+	if err != nil {
+		return nil, err
+	}
+	front, err := buildFront(ctx, su.scorer, su.prob, res, o, su.norm, su.train, su.test)
+	if err != nil {
+		return nil, err
+	}
+	meta, err := runMeta(o, p.Provenance(), su.prob, res, front, su.refs, su.train, su.test)
+	if err != nil {
+		return nil, err
+	}
+	meta.MissingIslands = missing
+	meta.WallSeconds = time.Since(start).Seconds()
+	if err := rundir.Save(dir, meta, front); err != nil {
+		return nil, err
+	}
+	return &Outcome{Meta: meta, Front: front}, nil
+}
+
+// joinShort joins at most 4 items, then counts the rest.
+func joinShort(items []string) string {
+	out := ""
+	for k, s := range items {
+		if k == 4 {
+			return out + fmt.Sprintf(" and %d more", len(items)-4)
+		}
+		if k > 0 {
+			out += ", "
+		}
+		out += s
+	}
+	return out
+}
+
+// FileExchange is an Exchange through files in a run directory on a
+// file system every island sees: at the migration of generation gen,
+// island I writes its population atomically (temporary file, sync,
+// rename) to Dir/islands/epoch-K/island-I.json (K = gen /
+// MigrationEvery) and waits, polling, for the files of the islands it
+// wants. One whose heartbeat (Beat) is older than Timeout when Timeout
+// has passed is skipped, and later epochs do not wait for it again
+// unless its heartbeat is fresh (they take its file if it is there).
+type FileExchange struct {
+	Dir            string
+	Fingerprint    string // the plan's: files of another plan are refused
+	MigrationEvery int
+	Timeout        time.Duration
+	Poll           time.Duration // default 20 ms
+
+	mu      sync.Mutex
+	gone    map[int]bool
+	skipped []Skip
+}
+
+// migrants is the file of one island's population at one epoch.
+type migrants struct {
+	Fingerprint string   `json:"fingerprint"`
+	Generation  int      `json:"generation"`
+	Island      int      `json:"island"`
+	Members     []Member `json:"members"`
+}
+
+// EpochPath is the file of island's migrants at the migration of
+// generation gen.
+func (x *FileExchange) EpochPath(gen, island int) string {
+	return filepath.Join(x.Dir, IslandsDir, fmt.Sprintf("epoch-%d", gen/max(1, x.MigrationEvery)), fmt.Sprintf("island-%d.json", island))
+}
+
+// Migrate implements Exchange.
+func (x *FileExchange) Migrate(ctx context.Context, gen, island int, pop []Member, want []int) (map[int][]Member, error) {
+	path := x.EpochPath(gen, island)
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return nil, fmt.Errorf("tuner: %w", err)
+	}
+	b, err := json.Marshal(migrants{Fingerprint: x.Fingerprint, Generation: gen, Island: island, Members: pop})
+	if err != nil {
+		return nil, fmt.Errorf("tuner: migrants: %w", err)
+	}
+	if err := atomicfile.WriteFile(path, append(b, '\n'), atomicfile.Options{}); err != nil {
+		return nil, fmt.Errorf("tuner: writing %s: %w", path, err)
+	}
+	poll := x.Poll
+	if poll <= 0 {
+		poll = 20 * time.Millisecond
+	}
+	deadline := time.Now().Add(x.Timeout)
+	got := map[int][]Member{}
+	for {
+		waiting := false
+		for _, j := range want {
+			if _, ok := got[j]; ok {
+				continue
+			}
+			ms, ok, err := x.read(gen, j)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				got[j] = ms
+				continue
+			}
+			x.mu.Lock()
+			gone := x.gone[j]
+			x.mu.Unlock()
+			if !gone || x.alive(j) {
+				waiting = true
+			}
+		}
+		if !waiting {
+			break
+		}
+		if time.Now().After(deadline) {
+			alive := false
+			x.mu.Lock()
+			if x.gone == nil {
+				x.gone = map[int]bool{}
+			}
+			for _, j := range want {
+				if _, ok := got[j]; ok {
+					continue
+				}
+				if x.alive(j) {
+					alive = true // it runs, only slower: wait on
+					continue
+				}
+				x.gone[j] = true
+			}
+			x.mu.Unlock()
+			if !alive {
+				break
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(poll):
+		}
+	}
+	x.mu.Lock()
+	for _, j := range want {
+		if _, ok := got[j]; !ok {
+			x.skipped = append(x.skipped, Skip{Generation: gen, Island: j})
+		}
+	}
+	x.mu.Unlock()
+	return got, nil
+}
+
+// heartbeat is the file an island touches while it runs.
+const heartbeat = "heartbeat"
+
+// alive reports whether island j's heartbeat is younger than the timeout.
+func (x *FileExchange) alive(j int) bool {
+	fi, err := os.Stat(filepath.Join(IslandDir(x.Dir, j), heartbeat))
+	return err == nil && time.Since(fi.ModTime()) < x.Timeout
+}
+
+// Beat touches island's heartbeat now and then until ctx is done: while
+// it beats, its neighbours wait for it however slow it is; one whose
+// heartbeat is older than the timeout (it never started, or died) is
+// skipped.
+func (x *FileExchange) Beat(ctx context.Context, island int) error {
+	path := filepath.Join(IslandDir(x.Dir, island), heartbeat)
+	touch := func() error {
+		now := time.Now()
+		if err := os.Chtimes(path, now, now); errors.Is(err, fs.ErrNotExist) {
+			return os.WriteFile(path, nil, 0o666)
+		} else if err != nil {
+			return err
+		}
+		return nil
+	}
+	if err := touch(); err != nil {
+		return fmt.Errorf("tuner: heartbeat: %w", err)
+	}
+	every := min(max(x.Timeout/5, 100*time.Millisecond), 10*time.Second)
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				touch()
+			}
+		}
+	}()
+	return nil
+}
+
+// read reads island j's migrants of generation gen, if they are there.
+func (x *FileExchange) read(gen, j int) ([]Member, bool, error) {
+	path := x.EpochPath(gen, j)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("tuner: %w", err)
+	}
+	var m migrants
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, false, fmt.Errorf("tuner: %s: %w", path, err)
+	}
+	if m.Fingerprint != x.Fingerprint || m.Generation != gen || m.Island != j {
+		return nil, false, fmt.Errorf("tuner: %s: fingerprint %s, generation %d, island %d: want %s, %d, %d (a file of another run?)", path, m.Fingerprint, m.Generation, m.Island, x.Fingerprint, gen, j)
+	}
+	return m.Members, true, nil
+}
+
+// takeSkipped returns the skips since the last call.
+func (x *FileExchange) takeSkipped() []Skip {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	s := x.skipped
+	x.skipped = nil
+	return s
+}
