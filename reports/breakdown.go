@@ -14,9 +14,9 @@ import (
 // that held the most node-hours.
 const TopUsers = 10
 
-// breakdowns scores the replay of tr per user, group and partition
+// Breakdowns scores the replay r of tr per user, group and partition
 // (sim.JobPartition).
-func breakdowns(tr *datasets.Trace, r *sim.Result) (b objectives.Breakdowns, err error) {
+func Breakdowns(tr *datasets.Trace, r *sim.Result) (b objectives.Breakdowns, err error) {
 	users, groups, parts := make([]string, len(tr.Jobs)), make([]string, len(tr.Jobs)), make([]string, len(tr.Jobs))
 	for i := range tr.Jobs {
 		j := &tr.Jobs[i]

@@ -105,7 +105,7 @@ func (rep *Report) replay(opt Options) error {
 		return err
 	}
 	rep.Replay = res
-	b, err := breakdowns(test, res)
+	b, err := Breakdowns(test, res)
 	if err != nil {
 		return err
 	}

@@ -109,6 +109,20 @@ func TestEveryCommandUsesOrRefusesArgs(t *testing.T) {
 			{args: []string{runDir, "extra", "--no-timeline"}, code: 2, want: "want one RUN_DIR"},
 			{args: []string{runDir, "--no-timeline", "-o", out("rep"), "--json"}, used: func(s string) bool { return isJSON(s) && strings.Contains(s, out("rep")) }},
 		},
+		// The distributed run's subcommands: DIR and flags after it are
+		// used (an unknown DIR is read, so the error is about the plan).
+		"tune island": {
+			{args: []string{out("nodir"), "extra", "--index", "0"}, code: 2, want: "want one run directory"},
+			{args: []string{out("nodir"), "--index", "0"}, code: 1, want: "plan.json"},
+		},
+		"tune merge": {
+			{args: []string{out("nodir"), "extra"}, code: 2, want: "want one run directory"},
+			{args: []string{out("nodir"), "--json"}, code: 1, want: "plan.json"},
+		},
+		"tune status": {
+			{args: []string{out("nodir"), "extra"}, code: 2, want: "want one run directory"},
+			{args: []string{out("nodir"), "--json"}, code: 1, want: "plan.json"},
+		},
 		"export": {
 			{args: []string{runDir, "extra", "--pick", "qos0", "-o", out("r2.json")}, code: 2, want: "want one RUN_DIR"},
 			{args: []string{runDir, "--pick", "qos0", "-o", out("r3.json")}, used: exists(out("r3.json"))},

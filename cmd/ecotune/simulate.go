@@ -9,9 +9,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/reports"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
 )
@@ -188,29 +188,12 @@ func runSimulate(c *cli.Context) error {
 		BootFailures: r.BootFailures, IgnoredCommands: r.IgnoredCommands, SimSeconds: elapsed,
 	}
 	if c.Bool("json") {
-		if rep.Breakdowns, err = breakdowns(tr, &r); err != nil {
+		if rep.Breakdowns, err = reports.Breakdowns(tr, &r); err != nil {
 			return err
 		}
 		return json.NewEncoder(c.App.Writer).Encode(rep)
 	}
 	return rep.writeText(c)
-}
-
-// breakdowns scores r's jobs per user, group and partition.
-func breakdowns(tr *datasets.Trace, r *sim.Result) (b objectives.Breakdowns, err error) {
-	users, groups, parts := make([]string, len(tr.Jobs)), make([]string, len(tr.Jobs)), make([]string, len(tr.Jobs))
-	for i := range tr.Jobs {
-		j := &tr.Jobs[i]
-		users[i], groups[i], parts[i] = j.User, j.Group, sim.JobPartition(j)
-	}
-	if b.ByUser, err = objectives.Breakdown(r, users); err != nil {
-		return b, err
-	}
-	if b.ByGroup, err = objectives.Breakdown(r, groups); err != nil {
-		return b, err
-	}
-	b.ByPartition, err = objectives.Breakdown(r, parts)
-	return b, err
 }
 
 // sameSlots reports whether every node of c has as many slots.

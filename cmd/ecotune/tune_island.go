@@ -50,6 +50,7 @@ func tuneSubcommands() []*cli.Command {
 			Name:      "island",
 			Usage:     "run one island of a distributed run (a Slurm array task, or a local process)",
 			UsageText: "ecotune tune island DIR --index I [--workers N]",
+			ArgsUsage: "DIR",
 			Description: `Runs island I of the distributed run in DIR (written by 'ecotune tune
 --islands N --slurm [--dry-run] -o DIR'). It resumes from its own
 checkpoint (DIR/islands/island-I) when it has one, so a task killed or
@@ -67,6 +68,7 @@ plan; one that never arrives is skipped and recorded.`,
 			Name:      "merge",
 			Usage:     "merge the islands of a distributed run into its front, presets and report",
 			UsageText: "ecotune tune merge DIR [--workers N] [--no-report] [--json]",
+			ArgsUsage: "DIR",
 			Description: `Merges the islands' evaluations in DIR into the run's front and writes
 front.json, front.csv, front.parquet, run.json and the report exactly as
 a single-machine 'ecotune tune' does. Islands that did not finish, or
@@ -82,6 +84,7 @@ that a neighbour skipped, are named in run.json (missing_islands).`,
 			Name:      "status",
 			Usage:     "each island's generation, evaluations and hypervolume",
 			UsageText: "ecotune tune status DIR [--json]",
+			ArgsUsage: "DIR",
 			Flags:     []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print one JSON object"}},
 			Action:    runTuneStatus,
 		},
@@ -203,7 +206,7 @@ func planOf(c *cli.Context, name string) (string, *tuner.Plan, tuner.Options, er
 		return "", nil, o, err
 	}
 	if len(args) != 1 {
-		return "", nil, o, fmt.Errorf("tune %s: want one run directory (DIR of 'ecotune tune --slurm -o DIR'), got %d arguments", name, len(args))
+		return "", nil, o, usageErrorf(c, "want one run directory (DIR of 'ecotune tune --slurm -o DIR'), got %d arguments %q", len(args), args)
 	}
 	dir := args[0]
 	p, err := tuner.ReadPlan(dir)
@@ -293,7 +296,7 @@ func runTuneStatus(c *cli.Context) error {
 		return err
 	}
 	if len(args) != 1 {
-		return fmt.Errorf("tune status: want one run directory, got %d arguments", len(args))
+		return usageErrorf(c, "want one run directory, got %d arguments %q", len(args), args)
 	}
 	dir := args[0]
 	p, err := tuner.ReadPlan(dir)
