@@ -12,9 +12,11 @@ import (
 // the same code: the managed, available nodes in assignment order with
 // their states and since times; pending jobs in submit order; running
 // jobs in start order on the nodes of the View; recent arrivals and the
-// smoothed hourly slots from the feature state (policy.Features). Unavailable nodes are
-// left out of the View: the policy never sees them, so it never acts on
-// them.
+// smoothed hourly slots from the feature state (policy.Features).
+// Unavailable nodes are listed last, as "down": the State names every
+// node of the cluster, and policy.State.View leaves them out of the View,
+// so the policy never sees them and never acts on them (and the View's
+// node IDs are the positions of the available nodes here).
 func BuildState(rs *policy.RuleSet, a *Assignment, h *History, tz int, snap *Snapshot) *policy.State {
 	now := snap.Time
 	f := h.F
@@ -28,9 +30,11 @@ func BuildState(rs *policy.RuleSet, a *Assignment, h *History, tz int, snap *Sna
 		byName[snap.Nodes[i].Name] = &snap.Nodes[i]
 	}
 	inView := map[string]bool{}
+	var out []policy.StateNode // unavailable: listed after the others
 	for _, name := range a.Order {
 		n := byName[name]
 		if n == nil || n.Unavailable != "" {
+			out = append(out, policy.StateNode{Name: name, Group: rs.Cluster[a.Group[name]].Name, State: "down", Since: now})
 			continue
 		}
 		g := rs.Cluster[a.Group[name]]
@@ -53,6 +57,7 @@ func BuildState(rs *policy.RuleSet, a *Assignment, h *History, tz int, snap *Sna
 		s.Nodes = append(s.Nodes, sn)
 		inView[name] = true
 	}
+	s.Nodes = append(s.Nodes, out...)
 	var pending, running []*Job
 	for i := range snap.Jobs {
 		j := &snap.Jobs[i]

@@ -131,6 +131,11 @@ func tuneCommand() *cli.Command {
 			&cli.BoolFlag{Name: "no-report", Usage: "do not write RUN_DIR/report (write it later with `ecotune report RUN_DIR`)"},
 		), tuneSlurmFlags()...),
 		Subcommands: tuneSubcommands(),
+		// urfave/cli's template for commands with subcommands stops after
+		// the description under `ecotune help tune` (it asks a Command for
+		// categories only an App has): the command template plus the
+		// subcommands.
+		CustomHelpTemplate: cli.CommandHelpTemplate + subcommandsHelp,
 		Action:      runTune,
 	}
 }
@@ -394,3 +399,9 @@ func defaultObjectives() string {
 	}
 	return strings.Join(names, ",")
 }
+
+// subcommandsHelp lists a command's subcommands after its options.
+const subcommandsHelp = `{{if .VisibleCommands}}
+SUBCOMMANDS:{{range .VisibleCommands}}
+   {{join .Names ", "}}{{"\t"}}{{.Usage}}{{end}}
+{{end}}`
