@@ -136,7 +136,7 @@ func tuneCommand() *cli.Command {
 		// categories only an App has): the command template plus the
 		// subcommands.
 		CustomHelpTemplate: cli.CommandHelpTemplate + subcommandsHelp,
-		Action:      runTune,
+		Action:             runTune,
 	}
 }
 
