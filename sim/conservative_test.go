@@ -127,6 +127,15 @@ func TestConservativeHandWorked(t *testing.T) {
 // times as estimates, and on random traces with underestimates and
 // zero-run jobs.
 func TestConservativeReference(t *testing.T) {
+	checkReference(t, sim.Conservative, conservativeReference)
+}
+
+// checkReference replays always on, under scheduler, NASA-iPSC (the
+// embedded trace), SDSC-SP2 and random traces with underestimates and
+// zero-run jobs, under requested and under run-time estimates, and wants
+// every job's start, the job count and the makespan of reference(trace,
+// slots), a slot-level replay written apart from the simulator.
+func checkReference(t *testing.T, scheduler string, reference func(*datasets.Trace, int) []int64) {
 	type trial struct {
 		name string
 		tr   func(t *testing.T) *datasets.Trace
@@ -155,7 +164,7 @@ func TestConservativeReference(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, useRun := range []bool{false, true} {
-				r, err := sim.Run(tr, c, alwaysOn(t), sim.Options{Scheduler: sim.Conservative, UseRunTime: useRun})
+				r, err := sim.Run(tr, c, alwaysOn(t), sim.Options{Scheduler: scheduler, UseRunTime: useRun})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -163,8 +172,7 @@ func TestConservativeReference(t *testing.T) {
 				if useRun {
 					ref = withoutReqTimes(tr)
 				}
-				want := conservativeReference(ref, c.Slots())
-				got := starts(r)
+				want, got := reference(ref, c.Slots()), starts(r)
 				if len(got) != len(want) {
 					t.Fatalf("run-time estimates %v: %d jobs, reference %d", useRun, len(got), len(want))
 				}

@@ -13,54 +13,7 @@ import (
 // included), on NASA-iPSC, SDSC-SP2 and random traces with
 // underestimates, under requested and run-time estimates.
 func TestEASYReference(t *testing.T) {
-	type trial struct {
-		name string
-		tr   func(t *testing.T) *datasets.Trace
-	}
-	trials := []trial{
-		{"NASA-iPSC", func(t *testing.T) *datasets.Trace {
-			tr, err := datasets.Default()
-			if err != nil {
-				t.Fatal(err)
-			}
-			return tr
-		}},
-		{"SDSC-SP2", func(t *testing.T) *datasets.Trace { return openTrace(t, "SDSC-SP2-1998-4.2-cln.swf.gz") }},
-	}
-	for seed := range uint64(4) {
-		trials = append(trials, trial{"random", func(*testing.T) *datasets.Trace { return refRandomTrace(seed, 2000, 16) }})
-	}
-	for _, tc := range trials {
-		t.Run(tc.name, func(t *testing.T) {
-			tr := tc.tr(t)
-			c, err := sim.ClusterFromTrace(tr.Meta)
-			if tc.name == "random" {
-				c, err = sim.Uniform(8, 2, sim.ESCS), nil
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, useRun := range []bool{false, true} {
-				r, err := sim.Run(tr, c, alwaysOn(t), sim.Options{Scheduler: sim.EASY, UseRunTime: useRun})
-				if err != nil {
-					t.Fatal(err)
-				}
-				ref := tr
-				if useRun {
-					ref = withoutReqTimes(tr)
-				}
-				want, got := easyReference(ref, c.Slots()), starts(r)
-				if len(got) != len(want) {
-					t.Fatalf("%d jobs, reference %d", len(got), len(want))
-				}
-				for i := range want {
-					if got[i] != want[i] {
-						t.Fatalf("run-time estimates %v: job %d (id %d) starts at %d, reference %d", useRun, i, tr.Jobs[i].ID, got[i], want[i])
-					}
-				}
-			}
-		})
-	}
+	checkReference(t, sim.EASY, easyReference)
 	// The reference itself holds job 4 of the expiry reproducer until 150.
 	tr := makeTrace(job{0, 1000, 6, 100}, job{0, 1000, 2, 150}, job{1, 100, 8, 100}, job{2, 50, 2, 5000})
 	if got := easyReference(tr, 10); !slices.Equal(got, []int64{0, 0, 1000, 150}) {
