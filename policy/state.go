@@ -150,7 +150,7 @@ var slurmStates = map[string]struct {
 	inService bool
 }{
 	"idle": {Idle, true}, "allocated": {Busy, true}, "alloc": {Busy, true}, "mixed": {Busy, true}, "mix": {Busy, true},
-	"completing": {Busy, true}, "comp": {Busy, true}, "reserved": {Idle, true}, "resv": {Idle, true},
+	"completing": {Busy, true}, "comp": {Busy, true}, "reserved": {Idle, false}, "resv": {Idle, false},
 	"planned": {Idle, true}, "plnd": {Idle, true},
 	"powered_down": {Off, true}, "powered_off": {Off, true}, "power_down": {Off, true}, "powering_up": {Booting, true},
 	"powering_down": {ShuttingDown, true}, "future": {Off, false}, "futr": {Off, false},
@@ -163,7 +163,8 @@ var slurmStates = map[string]struct {
 // outOfService are Slurm state flags ("IDLE+DRAIN") that take a node out
 // of service.
 var outOfService = map[string]bool{"drain": true, "drained": true, "draining": true, "down": true, "fail": true,
-	"failing": true, "maint": true, "not_responding": true, "reboot_requested": true, "reboot_issued": true, "inval": true}
+	"failing": true, "maint": true, "not_responding": true, "reboot_requested": true, "reboot_issued": true, "inval": true,
+	"reserved": true} // DESIGN.md: reserved nodes are never acted on
 
 // nodeState maps a node's state string to its power state and whether it
 // is in service, accepting ecotune's names and Slurm's.

@@ -143,7 +143,7 @@ func TestParseStateSlurm(t *testing.T) {
 		{"mixed", Busy, true}, {"ALLOCATED", Busy, true}, {"completing", Busy, true},
 		{"down", Off, false}, {"down*", Off, false}, {"DRAINED", Off, false}, {"drain", Off, false},
 		{"IDLE+DRAIN", Idle, false}, {"draining", Busy, false}, {"fail", Off, false}, {"idle*", Idle, false},
-		{"MIXED+DRAIN", Busy, false}, {"maint", Off, false},
+		{"MIXED+DRAIN", Busy, false}, {"maint", Off, false}, {"reserved", Idle, false}, {"IDLE+RESERVED", Idle, false},
 		// The states of ../shared/slurm-22.05's sinfo captures, state+flags.
 		{"allocated+POWERED_DOWN", Booting, true}, {"down+POWERED_DOWN+NOT_RESPONDING", Off, false},
 		{"idle+DRAIN", Idle, false}, {"idle+POWERED_DOWN", Off, true}, {"idle+POWERING_DOWN", ShuttingDown, true},
