@@ -23,23 +23,33 @@ import (
 var restartTune = url.Values{"trace": {EmbeddedTrace}, "policy": {"idle-timeout"}, "evaluations": {"0"}, "generations": {"10"},
 	"population": {"8"}, "islands": {"2"}, "seed": {"3"}, "scheduler": {"easy"}}
 
-// TestServeChild is the server the restart test kills: it runs only as
-// the test binary's child.
-func TestServeChild(t *testing.T) {
-	data := os.Getenv("ECOTUNE_SERVE_CHILD")
-	if data == "" {
-		t.Skip("the restart test's child server")
+// TestMain runs the server the restart test kills when the test binary
+// is started as its child (ECOTUNE_SERVE_CHILD names the data
+// directory), and the tests otherwise.
+func TestMain(m *testing.M) {
+	if data := os.Getenv("ECOTUNE_SERVE_CHILD"); data != "" {
+		if err := serveChild(data); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	}
+	os.Exit(m.Run())
+}
+
+// serveChild serves the data directory on a free loopback port until
+// killed, printing the access URL first.
+func serveChild(data string) error {
 	s, err := New(Options{Data: data, Workers: 1})
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	fmt.Printf("http://%s/?token=%s\n", l.Addr(), s.Token())
-	http.Serve(l, s) // until killed
+	return http.Serve(l, s)
 }
 
 // TestRestartResumes kills a server (SIGKILL) during a tune, starts
@@ -60,7 +70,7 @@ func TestRestartResumes(t *testing.T) {
 
 	// The killed one.
 	data := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestServeChild$", "-test.v")
+	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), "ECOTUNE_SERVE_CHILD="+data)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
