@@ -253,14 +253,7 @@ func conservativeReference(tr *datasets.Trace, total int) []int64 {
 		slots       int
 		estEnd, end int64
 	}
-	n := len(tr.Jobs)
-	est := make([]int64, n)
-	for i, j := range tr.Jobs {
-		est[i] = j.Run
-		if j.ReqTime > 0 {
-			est[i] = j.ReqTime
-		}
-	}
+	n, est := len(tr.Jobs), refEstimates(tr)
 	start := make([]int64, n)
 	var queue []int
 	run := map[int]*running{}

@@ -37,14 +37,7 @@ func easyReference(tr *datasets.Trace, total int) []int64 {
 		slots       int
 		estEnd, end int64
 	}
-	n := len(tr.Jobs)
-	est := make([]int64, n)
-	for i, j := range tr.Jobs {
-		est[i] = j.Run
-		if j.ReqTime > 0 {
-			est[i] = j.ReqTime
-		}
-	}
+	n, est := len(tr.Jobs), refEstimates(tr)
 	start := make([]int64, n)
 	var queue []int
 	run := map[int]*running{}
@@ -119,4 +112,17 @@ func easyReference(tr *datasets.Trace, total int) []int64 {
 		}
 		now = t
 	}
+}
+
+// refEstimates are the jobs' estimates as the references read them: the
+// requested time, or the run time when the log has none.
+func refEstimates(tr *datasets.Trace) []int64 {
+	est := make([]int64, len(tr.Jobs))
+	for i, j := range tr.Jobs {
+		est[i] = j.Run
+		if j.ReqTime > 0 {
+			est[i] = j.ReqTime
+		}
+	}
+	return est
 }
