@@ -252,5 +252,13 @@ func ParseTimeLimit(s string) (time.Duration, error) {
 	default:
 		sec = nums[0] * 60
 	}
-	return time.Duration(days*86400+sec) * time.Second, nil
+	total := days*86400 + sec
+	if total > maxTimeLimitSeconds {
+		return 0, fmt.Errorf("time limit %q: longer than 100 years", s)
+	}
+	return time.Duration(total) * time.Second, nil
 }
+
+// maxTimeLimitSeconds bounds a time limit at 100 years, the horizon the
+// importers use, well inside time.Duration's range of about 292 years.
+const maxTimeLimitSeconds = 100 * 365 * 86400

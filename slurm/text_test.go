@@ -133,7 +133,7 @@ func TestParseTimeLimit(t *testing.T) {
 			t.Errorf("ParseTimeLimit(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"x", "1:2:3:4", "-5", "1-x", "5:-1"} {
+	for _, bad := range []string{"x", "1:2:3:4", "-5", "1-x", "5:-1", "1000000-999999999:0", "876601:0:0"} {
 		if got, err := ParseTimeLimit(bad); err == nil {
 			t.Errorf("ParseTimeLimit(%q) = %v, want an error", bad, got)
 		}
