@@ -68,6 +68,7 @@ type Simulator struct {
 	indexFrom, indexUntil int // queue lengths bounding EASY's candidate index
 
 	future []policy.FutureJob // always-on replay, made on first need
+	holds  []reservation      // the trace's advance reservations (reserve.go)
 
 	st state // per-run state, reset by each Run
 }
@@ -154,6 +155,9 @@ func newSimulator(tr *datasets.Trace, c Cluster, opt Options, checkJobs bool) (*
 	}
 	s.setCluster(c)
 	if err := s.setJobs(); err != nil {
+		return nil, err
+	}
+	if err := s.setReservations(); err != nil {
 		return nil, err
 	}
 	s.allocState()
@@ -276,7 +280,7 @@ func (s *Simulator) RunInto(p policy.Policy, r *Result) error {
 	if err := s.prepare(p, r); err != nil {
 		return err
 	}
-	if err := s.replay(p, r); err != nil {
+	if err := s.replay(s.holdReservations(p), r); err != nil {
 		return fmt.Errorf("sim: policy %s: %w", p.Name(), err)
 	}
 	return nil
