@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"bytes"
 	"errors"
 	"reflect"
 	"testing"
@@ -137,6 +138,15 @@ func TestOARReservations(t *testing.T) {
 	}
 	if w := map[int64][2]int64{1: {5000, 0}, 2: {200, 10}, 3: {1000, 0}}; !reflect.DeepEqual(submits, w) {
 		t.Errorf("submit, wait by job %v, want %v", submits, w)
+	}
+	// The Parquet trace keeps them.
+	var buf bytes.Buffer
+	if err := WriteParquet(&buf, &Trace{Meta: meta, Jobs: jobs}); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadParquet(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil || !reflect.DeepEqual(back.Meta.Reservations, want) {
+		t.Errorf("Parquet round trip: %v, reservations %+v", err, back.Meta.Reservations)
 	}
 	// No reservation: none in the metadata (the Parquet metadata keeps its bytes).
 	_, meta, err = acctReadFile(t, "oar", "samples/oar/g5k_graphene_oarstat_details.json", false)
