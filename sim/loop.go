@@ -96,7 +96,10 @@ func (s *Simulator) reset(p policy.Policy, r *Result) {
 	st.feat.Reset(s.tIni, int(s.tz), 0) // node times stay in the view (see syncView)
 	st.nextRoll = st.feat.NextRoll()
 	st.nextJob, st.ended, st.seq, st.poweredS, st.idle = 0, 0, 0, 0, 0
-	st.nextSubmit = s.jobs[0].submit
+	st.nextSubmit = never
+	if len(s.jobs) > 0 { // a partition may have none
+		st.nextSubmit = s.jobs[0].submit
+	}
 	st.changed, st.schedule = true, false
 	st.last, st.wake, st.tick, st.wakeTick = s.tIni-1, policy.NoTime, s.tIni, never
 	st.lastStep = Step{Time: -1}

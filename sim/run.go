@@ -68,6 +68,7 @@ type Simulator struct {
 	indexFrom, indexUntil int // queue lengths bounding EASY's candidate index
 
 	future []policy.FutureJob // always-on replay, made on first need
+	holds  []reservation      // the trace's advance reservations (reserve.go)
 
 	st state // per-run state, reset by each Run
 }
@@ -129,19 +130,34 @@ type state struct {
 
 // New prepares a replay of tr on c. It fails if a job needs more slots than
 // the cluster has or the cluster is invalid.
+// A cluster with partitions is replayed by a Partitioned instead.
 func New(tr *datasets.Trace, c Cluster, opt Options) (*Simulator, error) {
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("sim: cluster: %w", err)
 	}
+	if len(c.Partitions) > 0 {
+		return nil, fmt.Errorf("sim: cluster %q has %d partitions: replay it with NewPartitioned", c.Name, len(c.Partitions))
+	}
+	return newSimulator(tr, c, opt, true)
+}
+
+// newSimulator is New for a valid cluster; checkJobs checks the trace's
+// jobs (a partition's, checked with the whole trace, may be none).
+func newSimulator(tr *datasets.Trace, c Cluster, opt Options, checkJobs bool) (*Simulator, error) {
 	s := &Simulator{tr: tr, opt: opt, tz: int64(tr.Meta.TZOffset), indexFrom: indexFrom, indexUntil: indexUntil}
 	if err := s.setOptions(); err != nil {
 		return nil, err
 	}
-	if err := checkReplayJobs(tr, c.Slots()); err != nil {
-		return nil, err
+	if checkJobs {
+		if err := checkReplayJobs(tr, c.Slots()); err != nil {
+			return nil, err
+		}
 	}
 	s.setCluster(c)
 	if err := s.setJobs(); err != nil {
+		return nil, err
+	}
+	if err := s.setReservations(); err != nil {
 		return nil, err
 	}
 	s.allocState()
@@ -203,7 +219,9 @@ func (s *Simulator) setJobs() error {
 	jobs := s.tr.Jobs // checked by checkReplayJobs
 	s.jobs = make([]jobInfo, len(jobs))
 	s.queued = make([]policy.QueuedJob, len(jobs))
-	s.tIni = jobs[0].Submit
+	if len(jobs) > 0 {
+		s.tIni = jobs[0].Submit
+	}
 	for i := range jobs {
 		j := &jobs[i]
 		info := jobInfo{submit: j.Submit, run: j.Run, est: j.Run, req: j.Run, slots: j.Procs}
@@ -259,6 +277,17 @@ func (s *Simulator) Run(p policy.Policy) (*Result, error) {
 // replays policy after policy and keeps only what it computes from each
 // Result allocates nothing per replay. After an error r holds no result.
 func (s *Simulator) RunInto(p policy.Policy, r *Result) error {
+	if err := s.prepare(p, r); err != nil {
+		return err
+	}
+	if err := s.replay(s.holdReservations(p), r); err != nil {
+		return fmt.Errorf("sim: policy %s: %w", p.Name(), err)
+	}
+	return nil
+}
+
+// prepare tells a clairvoyant p the future and makes r ready for a run.
+func (s *Simulator) prepare(p policy.Policy, r *Result) error {
 	if cv, ok := p.(policy.Clairvoyant); ok {
 		if err := s.makeFuture(); err != nil {
 			return err
@@ -277,9 +306,6 @@ func (s *Simulator) RunInto(p policy.Policy, r *Result) error {
 	}
 	if s.opt.JobNodes {
 		s.preparePlacements(r)
-	}
-	if err := s.replay(p, r); err != nil {
-		return fmt.Errorf("sim: policy %s: %w", p.Name(), err)
 	}
 	return nil
 }

@@ -301,9 +301,6 @@ func (p *PolicyProblem) violation(sc objectives.Scores, bounds []float64) (float
 
 // score replays c and scores the run.
 func (e *policyEvaluator) score(c policy.Config) (objectives.Scores, error) {
-	pol, err := e.p.Spec.New(c) // not policy.New: no lookup building every Spec
-	if err != nil {
-		return objectives.Scores{}, err
-	}
-	return e.rep.score(e.p.Trace, pol)
+	// not policy.New: no lookup building every Spec
+	return e.rep.score(e.p.Trace, func() (policy.Policy, error) { return e.p.Spec.New(c) })
 }
