@@ -24,31 +24,58 @@ func robustTune(t *testing.T, dir string) (tuner.Options, run.Target) {
 }
 
 // A robust tune writes the same front whatever the workers and
-// GOMAXPROCS, records its settings, and its train references are the
-// aggregates (not the plain replay's).
+// GOMAXPROCS, and a run interrupted after its second generation resumes
+// to the same bytes (the whole run: one worker, GOMAXPROCS 1; the cut
+// one: two of each). It records its settings, and its train references
+// are the aggregates (not the plain replay's).
 func TestRobustTuneSameWhateverWorkers(t *testing.T) {
-	var fronts [][]byte
-	var metas []*tuner.RunMeta
-	for _, n := range []int{1, 2} {
-		dir := filepath.Join(t.TempDir(), "run")
-		o, tg := robustTune(t, dir)
-		o.Settings.Workers = n
-		prev := runtime.GOMAXPROCS(n)
-		out, err := tuner.Tune(context.Background(), o, tg)
-		runtime.GOMAXPROCS(prev)
+	base := t.TempDir()
+	whole, wt := robustTune(t, filepath.Join(base, "whole"))
+	whole.Settings.Workers = 1
+	prev := runtime.GOMAXPROCS(1)
+	out, err := tuner.Tune(context.Background(), whole, wt)
+	runtime.GOMAXPROCS(prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev = runtime.GOMAXPROCS(2)
+	defer runtime.GOMAXPROCS(prev)
+	cut, ct := robustTune(t, filepath.Join(base, "cut"))
+	cut.Settings.Workers = 2
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cut.Settings.Recorders = []tuner.Recorder{tuner.RecorderFunc(func(s *tuner.Status) error {
+		if s.Generation == 2 {
+			cancel()
+		}
+		return nil
+	})}
+	part, err := tuner.Tune(ctx, cut, ct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !part.Interrupted {
+		t.Fatal("cancelled run not marked interrupted")
+	}
+	cut.Settings.Recorders = nil
+	ct.Resume = true
+	if _, err := tuner.Tune(context.Background(), cut, ct); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{run.FrontJSON, run.FrontCSV} {
+		a, err := os.ReadFile(filepath.Join(base, "whole", name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := os.ReadFile(filepath.Join(dir, run.FrontJSON))
+		b, err := os.ReadFile(filepath.Join(base, "cut", name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		fronts, metas = append(fronts, b), append(metas, out.Meta)
+		if !bytes.Equal(a, b) {
+			t.Errorf("robust %s: workers 2 interrupted and resumed differs from workers 1 whole", name)
+		}
 	}
-	if !bytes.Equal(fronts[0], fronts[1]) {
-		t.Error("workers 1 and 2 give different robust fronts")
-	}
-	m := metas[0]
+	m := out.Meta
 	if m.Robust == nil || m.Robust.Windows != 3 || m.Robust.Replicas != 1 || m.Robust.Alpha != 0.5 {
 		t.Fatalf("run.json robust = %+v, want the settings with their defaults", m.Robust)
 	}
