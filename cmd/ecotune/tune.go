@@ -82,10 +82,7 @@ replays). --robust-windows K, --robust-replicas R, --robust-jitter SECONDS,
 mean of the ceil(A x replays) worst) set one part each (any of them turns
 --robust on, the rest taking its defaults; --robust-windows 1
 --robust-replicas 0 is the plain single replay). mean is the average
-replay, worst the worst replay of each objective, cvar in between; worst
-and cvar rank a candidate's excess over always-on on the same replay
-(paired), so a busy period that delays every policy alike does not decide
-the pick. Extensive
+replay, worst the worst replay of each objective, cvar in between. Extensive
 scores (node-off seconds, reconfigurations, energy) are scaled to the train
 split's length before aggregating; always-on and the oracle are replayed
 and aggregated the same way, so relative constraints and rel10 compare like
