@@ -38,13 +38,7 @@ import (
 //
 // Aggregate, per objective on the scaled values v_1..v_m of the m =
 // Windows × (1 + Replicas) replays, each objective on its own (the
-// aggregate need not be any one replay's scores), paired with always-on:
-// agg(v_k − a_k) + agg(a_k), where a_k is always-on's score on replay k.
-// For the mean that is the mean of v; for worst and cvar it is the worst
-// (or the worse tail) of the candidate's excess over always-on on the same
-// replay, added to always-on's aggregate, so a busy period that delays
-// every policy alike does not decide the pick, and always-on's own
-// aggregate is agg(a). agg is:
+// aggregate need not be any one replay's scores):
 //   - "mean": the arithmetic mean.
 //   - "worst": the worst value (the largest of a minimised score, the
 //     smallest of a maximised one).
@@ -320,7 +314,6 @@ type robustEval struct {
 	screenBounds []float64 // the constraints' bounds on it
 	front        []screenRef
 	trainJobs    int
-	base         []objectives.Scores // always-on's scaled scores on the replays
 }
 
 // screenRef is a member of the screening front: its objectives and
@@ -341,29 +334,13 @@ func (rb *robustEval) traces() []*datasets.Trace {
 }
 
 // aggregate scales and aggregates the scores of one config on every
-// replay (in replay order), paired with always-on's (see Robust).
+// replay (in replay order).
 func (rb *robustEval) aggregate(scs []objectives.Scores) objectives.Scores {
 	scaled := make([]objectives.Scores, len(scs))
 	for i, sc := range scs {
 		scaled[i] = scaleScores(sc, rb.replays[i].scale)
 	}
-	return pairedScores(scaled, rb.base, rb.spec, rb.trainJobs)
-}
-
-// pairedScores aggregates scs paired with base (always-on's scores on
-// the same replays): every score is agg(v_k − b_k) + agg(b_k).
-func pairedScores(scs, base []objectives.Scores, r Robust, jobs int) objectives.Scores {
-	out := objectives.Scores{Jobs: jobs}
-	d, b := make([]float64, len(scs)), make([]float64, len(scs))
-	for _, o := range objectives.All() {
-		up := o.Direction == objectives.Maximize
-		for i, sc := range scs {
-			b[i] = o.Of(base[i])
-			d[i] = o.Of(sc) - b[i]
-		}
-		_ = setScore(&out, o.Name, aggregateValues(d, up, r.Aggregate, r.Alpha)+aggregateValues(b, up, r.Aggregate, r.Alpha))
-	}
-	return out
+	return aggregateScores(scaled, rb.spec, rb.trainJobs)
 }
 
 // scoreOn scores every config on every replay through the Scorer and
@@ -396,17 +373,13 @@ func newRobustEval(ctx context.Context, o Options, sc *Scorer, train *datasets.T
 	for i, n := range names {
 		configs[i] = refs[n].Config
 	}
-	per, err := sc.ScoreOn(ctx, rb.traces(), configs)
+	agg, per, err := rb.scoreOn(ctx, sc, configs)
 	if err != nil {
 		return nil, objectives.Scores{}, fmt.Errorf("tuner: references on the robust replays: %w", err)
 	}
-	rb.base = make([]objectives.Scores, len(reps))
-	for k, s := range per[0] {
-		rb.base[k] = scaleScores(s, reps[k].scale)
-	}
 	for i, n := range names {
 		r := refs[n]
-		r.Train = rb.aggregate(per[i])
+		r.Train = agg[i]
 		refs[n] = r
 	}
 	return rb, scaleScores(per[0][rb.screen], rb.replays[rb.screen].scale), nil

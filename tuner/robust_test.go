@@ -87,30 +87,6 @@ func TestAggregateScoresDirections(t *testing.T) {
 	}
 }
 
-// Paired aggregates, hand-worked: the worst excess over always-on on the
-// same replay plus always-on's worst, not the worst level; the mean is the
-// plain mean; always-on paired with itself is its own aggregate.
-func TestPairedScores(t *testing.T) {
-	cand := []objectives.Scores{{QoSP90: 3, OffNodeSeconds: 100}, {QoSP90: 10, OffNodeSeconds: 50}}
-	ao := []objectives.Scores{{QoSP90: 1}, {QoSP90: 9}}
-	worst := pairedScores(cand, ao, Robust{Aggregate: AggregateWorst}, 5)
-	if worst.QoSP90 != 11 || worst.OffNodeSeconds != 50 || worst.Jobs != 5 { // excess 2 (replay 1) + always-on's worst 9
-		t.Errorf("paired worst = %+v, want qos_p90 11, off 50", worst)
-	}
-	mean := pairedScores(cand, ao, Robust{Aggregate: AggregateMean}, 5)
-	if mean.QoSP90 != 6.5 || mean.OffNodeSeconds != 75 {
-		t.Errorf("paired mean = %+v, want the plain mean: qos_p90 6.5, off 75", mean)
-	}
-	cvar := pairedScores(cand, ao, Robust{Aggregate: AggregateCVaR, Alpha: 0.5}, 5)
-	if cvar != worst {
-		t.Errorf("cvar 0.5 of two replays = %+v, want the worst %+v", cvar, worst)
-	}
-	self := pairedScores(ao, ao, Robust{Aggregate: AggregateWorst}, 5)
-	if want := aggregateScores(ao, Robust{Aggregate: AggregateWorst}, 5); self != want {
-		t.Errorf("always-on paired with itself = %+v, want its aggregate %+v", self, want)
-	}
-}
-
 func TestNormalizeRobust(t *testing.T) {
 	ok := []struct {
 		in, want Robust
