@@ -54,7 +54,8 @@ type Options struct {
 	NoScheduleRule bool
 	// Robust scores candidates on several replays of the train split
 	// (windows, jittered replicas) aggregated; the zero value is one plain
-	// replay. See Robust.
+	// replay, the default (see DefaultRobust for the measurements). See
+	// Robust.
 	Robust   Robust
 	Settings Settings
 	// Monitor, when set, watches the run (cmd's progress bar): it sees
