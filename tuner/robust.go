@@ -98,7 +98,7 @@ const (
 // cvar gave the best test hypervolume on both (SP2 0.782 against plain's
 // 0.771, Par 0.704 against 0.678) and the rel10 pick with the most test
 // node-off seconds (SP2 +4.9 %, Par +4.7 %), hence the --robust default.
-// It cost 1.7–1.9 times a plain tune's CPU time per evaluation.
+// It cost 1.87–1.92 times a plain tune's CPU time per evaluation.
 func DefaultRobust() Robust {
 	return Robust{Windows: 4, Replicas: 1, Jitter: 1800, Aggregate: AggregateCVaR, Alpha: 0.5}
 }
