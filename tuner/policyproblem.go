@@ -43,6 +43,7 @@ type PolicyProblem struct {
 	bounds []float64
 	vars   []Var
 	nParam int
+	robust *robustEval // nil: one plain replay of Trace (Options.Robust)
 }
 
 // NewPolicyProblem prepares the tuning of spec on tr. alwaysOn are
@@ -260,6 +261,9 @@ func (p *PolicyProblem) ReactiveFixed() map[int]float64 {
 // NewEvaluator implements Problem: a replayer (the Scorer's scoring
 // state: a simulator of its own) per worker.
 func (p *PolicyProblem) NewEvaluator() (Evaluator, error) {
+	if p.robust != nil {
+		return p.newRobustEvaluator()
+	}
 	rep := newReplayer(p.Cluster, p.Options)
 	if _, err := rep.simulator(p.Trace); err != nil {
 		return nil, err // a bad cluster or trace fails here, not at the first evaluation
