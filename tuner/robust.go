@@ -548,11 +548,9 @@ func (e *robustEvaluator) Evaluate(x, f []float64) (float64, error) {
 
 // replay scores c on replay i into e.scs[i].
 func (e *robustEvaluator) replay(c policy.Config, i int) error {
-	pol, err := e.p.Spec.New(c) // a fresh policy a replay: policies may keep state
-	if err != nil {
-		return err
-	}
-	sc, err := e.rep.score(e.p.robust.replays[i].trace, pol)
+	// A fresh policy a replay (and a partition): policies may keep state.
+	mk := func() (policy.Policy, error) { return e.p.Spec.New(c) }
+	sc, err := e.rep.score(e.p.robust.replays[i].trace, mk)
 	if err != nil {
 		return err
 	}
