@@ -138,15 +138,13 @@ func (s *Simulator) releaseWhole(al *allocation) {
 	nodes, fs, now := st.view.Nodes, st.freeSet, st.now
 	l := &st.idleList
 	k := len(l.nodes)
-	job := al.nodes
-	added := l.nodes[k : k+len(job)] // added[x] bounded by range job
-	pos := l.pos
+	ids, pos := l.nodes[:k+len(al.nodes)], l.pos
 	last := l.lastID // the ID appended last at time now, if any
 	if l.lastTime != now {
 		last = noNode
 	}
-	s.accountWhole(job)
-	for x, i := range job {
+	s.accountWhole(al.nodes)
+	for _, i := range al.nodes {
 		fs.set(i)
 		nodes[i].Enter(policy.Idle, now)
 		nodes[i].BusySlots = 0
@@ -154,10 +152,11 @@ func (s *Simulator) releaseWhole(al *allocation) {
 			l.sorted = false
 		}
 		last = i
-		pos[i] = int32(k + x)
-		added[x] = i
+		pos[i] = int32(k)
+		ids[k] = i
+		k++
 	}
-	l.nodes, l.lastTime, l.lastID = l.nodes[:k+len(job)], now, last
+	l.nodes, l.lastTime, l.lastID = ids, now, last
 	st.view.IdleNodes += len(al.nodes)
 	if st.res.Timeline != nil {
 		for _, i := range al.nodes {

@@ -485,25 +485,24 @@ func (s *Simulator) takeIdleLowest(al *allocation, need int32) {
 	nodes, fs, now := st.view.Nodes, st.freeSet, st.now
 	idle, pos := st.idleList.nodes, st.idleList.pos
 	m0 := len(al.nodes)
-	m := m0 + int(need)
-	an := al.nodes[:m]
-	left := an[m0:] // what is still needed: left[0] needs no bounds check
-	for w := 0; w < len(fs) && len(left) > 0; w++ {
+	an := al.nodes[:cap(al.nodes)]
+	m := m0
+	for w := 0; w < len(fs) && need > 0; w++ {
 		word := fs[w]
-		for ; word != 0 && len(left) > 0; word &= word - 1 {
+		for ; word != 0 && need > 0; word &= word - 1 {
 			i := w<<6 + bits.TrailingZeros64(word)
 			nodes[i].Enter(policy.Busy, now)
 			nodes[i].BusySlots = 1
 			idle[pos[i]] = noNode
-			left[0] = i
-			left = left[1:]
+			an[m] = i
+			m++
+			need--
 		}
 		fs[w] = word // the nodes not taken
 	}
-	m -= len(left)      // none when the free slots were counted right
 	ac := al.counts[:m] // one slot on each node, set apart: one slice fewer in the loop
-	for x, ones := 0, ac[m0:]; x < len(ones); x++ {
-		ones[x] = 1
+	for x := m0; x < m; x++ {
+		ac[x] = 1
 	}
 	al.nodes, al.counts = an[:m], ac
 	st.idleList.gone += m - m0
