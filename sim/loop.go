@@ -34,8 +34,7 @@ func (s *Simulator) replay(p policy.Policy, r *Result) error {
 		t = min(t, dec)
 		s.advance(t)
 		for len(st.events) > 0 && st.events[0].t == t {
-			e := st.events.pop()
-			s.end(e.j, e.a)
+			s.end(st.events.pop().j)
 		}
 		if len(st.expiries) > 0 && st.expiries[0] == t {
 			s.expire(t)
@@ -83,7 +82,6 @@ func (s *Simulator) reset(p policy.Policy, r *Result) {
 	st.pcg.Seed(uint64(s.opt.Seed), rngStream)
 	s.resetNodes()
 	st.events = st.events[:0]
-	s.resetAllocSlots()
 	s.resetTransitions()
 	if st.indexed {
 		s.unindex() // a failed run may have left jobs queued

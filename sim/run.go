@@ -36,15 +36,10 @@ type jobInfo struct {
 	slots  int32
 }
 
-// allocation is where a running job runs: nodes[i] holds counts[i] of its
-// slots. It also keeps the job's rank in start order (its key in the
-// running list) and its slots, so that a job's end reads nothing per job
-// but its allocation.
+// allocation is where a running job runs: nodes[i] holds counts[i] of its slots.
 type allocation struct {
 	nodes  []int
 	counts []int32
-	seq    int32
-	slots  int32
 }
 
 // A Simulator replays one trace on one cluster. It keeps its buffers
@@ -93,19 +88,19 @@ type state struct {
 	due        []uint64          // scratch: order keys of the transitions ending now
 	queue      seqList[policy.QueuedJob]
 	running    seqList[policy.RunningJob]
-	ends       []endEntry       // EASY: running jobs by estimated end, latest first
-	boots      bootEnds         // EASY: booting nodes by expected end
-	expiries   expiries         // EASY: overrun estimates' expiry times
-	plan       profile          // conservative: the free slots planned over time
-	resv       []endEntry       // EASY: scratch for offReservation
-	freeSet    bitset           // Idle or Busy nodes with a free slot (Slots − BusySlots in the view)
-	idleList   idleList         // Idle nodes by IdleSince, then ID
-	avail      int              // Σ free over Idle and Busy nodes
-	level      []int32          // sleep level a shutting-down node is entering
-	bootEnd    []int64          // when a booting node is expected up
-	alloc      []allocation     // by allocation slot: the running jobs' (jobEnd.a)
-	freeAlloc  []int32          // allocation slots not in use
+	ends       []endEntry // EASY: running jobs by estimated end, latest first
+	boots      bootEnds   // EASY: booting nodes by expected end
+	expiries   expiries   // EASY: overrun estimates' expiry times
+	plan       profile    // conservative: the free slots planned over time
+	resv       []endEntry // EASY: scratch for offReservation
+	freeSet    bitset     // Idle or Busy nodes with a free slot (Slots − BusySlots in the view)
+	idleList   idleList   // Idle nodes by IdleSince, then ID
+	avail      int        // Σ free over Idle and Busy nodes
+	level      []int32    // sleep level a shutting-down node is entering
+	bootEnd    []int64    // when a booting node is expected up
+	alloc      []allocation
 	pools      [64][]allocation // free allocations by size class
+	startSeq   []int32          // per job: rank in start order (its key in running)
 	seq        int32
 	cands      candidates // EASY: queued jobs by slots and estimate
 	scanned    scanMemo   // EASY: what the last backfill scan found
@@ -252,6 +247,8 @@ func (s *Simulator) allocState() {
 	st.idleList = newIdleList(n)
 	st.level = make([]int32, n)
 	st.bootEnd = make([]int64, n)
+	st.alloc = make([]allocation, len(s.jobs))
+	st.startSeq = make([]int32, len(s.jobs))
 	st.order = make([]int, 0, n)
 	st.qslots = newQueueSlots(s.totalSlots)
 	if s.easy && !s.cons {

@@ -394,8 +394,7 @@ func (s *Simulator) start(qi int) {
 	st := &s.st
 	j := st.queue.key(qi)
 	info := &s.jobs[j]
-	a := s.allocSlot()
-	al := &st.alloc[a]
+	al := &st.alloc[j]
 	s.takeAllocation(al, min(int(info.slots), len(st.view.Nodes)))
 	need := info.slots
 	if st.placer != nil {
@@ -416,21 +415,20 @@ func (s *Simulator) start(qi int) {
 	run := s.scaledRun(info.run, al.nodes)
 	s.addSlotSeconds(al, info.slots, run)
 	q := st.queue.at(qi)
-	submit := q.Submit
 	st.running.push(st.seq, &policy.RunningJob{ID: q.ID, Slots: q.Slots, Start: st.now, ReqTime: q.ReqTime, Nodes: al.nodes})
 	st.queue.removeAt(qi)
 	st.qslots.remove(int(info.slots))
 	if st.indexed {
 		st.cands.set(int(j), noSlots, noEst)
 	}
-	al.seq, al.slots = st.seq, info.slots
+	st.startSeq[j] = st.seq
 	st.seq++
 	st.view.QueuedSlots -= int(info.slots)
-	st.view.QueuedSubmitSum -= submit
+	st.view.QueuedSubmitSum -= s.queued[j].Submit
 	st.view.BusySlots += int(info.slots)
 	st.res.Jobs[j].Start = st.now
 	st.res.Jobs[j].End = st.now + run
-	st.events.push(jobEnd{t: st.now + run, j: j, a: a})
+	st.events.push(jobEnd{t: st.now + run, j: j})
 	if s.easy {
 		s.addEnd(st.now+info.est, j, info.slots)
 		if info.est < run {
@@ -569,53 +567,25 @@ func (s *Simulator) scaledRun(run int64, nodes []int) int64 {
 	return scaleRun(run, speed)
 }
 
-// end finishes job j, whose nodes are in allocation slot a, now and
-// frees its slots.
-func (s *Simulator) end(j, a int32) {
+// end finishes job j now and frees its slots.
+func (s *Simulator) end(j int32) {
 	st := &s.st
-	al := &st.alloc[a]
+	al := &st.alloc[j]
 	if s.oneSlot {
 		s.releaseWhole(al)
 	} else {
 		s.release(al)
 	}
-	slots := int(al.slots)
-	st.avail += slots
+	st.avail += int(s.jobs[j].slots)
 	st.changed = true
-	st.running.removeAt(st.running.find(al.seq))
+	st.running.removeAt(st.running.find(st.startSeq[j]))
 	s.putAllocation(al)
-	st.freeAlloc = append(st.freeAlloc, a)
-	st.view.BusySlots -= slots
+	st.view.BusySlots -= int(s.jobs[j].slots)
 	if s.easy {
 		s.removeEnd(j)
 	}
 	st.ended++
 	st.schedule = true
-}
-
-// allocSlot returns an allocation slot not in use, the one freed last.
-// There are at most as many in use as jobs running at once, so the slots
-// stay few and in cache.
-func (s *Simulator) allocSlot() int32 {
-	st := &s.st
-	if n := len(st.freeAlloc); n > 0 {
-		a := st.freeAlloc[n-1]
-		st.freeAlloc = st.freeAlloc[:n-1]
-		return a
-	}
-	st.alloc = append(st.alloc, allocation{})
-	return int32(len(st.alloc) - 1)
-}
-
-// resetAllocSlots frees every allocation slot at the start of a run (a
-// failed run may have left some in use: their buffers are dropped when
-// taken again).
-func (s *Simulator) resetAllocSlots() {
-	st := &s.st
-	st.freeAlloc = st.freeAlloc[:0]
-	for a := len(st.alloc) - 1; a >= 0; a-- {
-		st.freeAlloc = append(st.freeAlloc, int32(a))
-	}
 }
 
 // takeAllocation sets al to empty node and count buffers able to hold a
