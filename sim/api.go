@@ -41,6 +41,10 @@ type Options struct {
 	Seed         int64
 	Timeline     bool // record node-state changes and requested/powered slots
 	JobNodes     bool // record where each job ran (Result.Placements)
+	// LeanJobs leaves Result.Jobs nil: Result.Job gives the records,
+	// made from 16 bytes a job (the start and end times) and the
+	// simulator's jobs, instead of 40. For replays of millions of jobs.
+	LeanJobs bool
 }
 
 // JobRecord is what happened to one job.
@@ -90,6 +94,35 @@ type Result struct {
 	Placements []Placement
 	NodeNames  []string
 	NodeSlots  []int32
+
+	lean *leanJobs // the records with Options.LeanJobs
+}
+
+// leanJobs are the job records of a replay with Options.LeanJobs: the
+// simulator's jobs (never changed after New) and the times the replay
+// recorded.
+type leanJobs struct {
+	jobs       []jobInfo
+	ids        []int64
+	start, end []int64
+}
+
+// NumJobs is the number of jobs replayed: len(r.Jobs), or with
+// Options.LeanJobs the number of lean records.
+func (r *Result) NumJobs() int {
+	if r.lean != nil {
+		return len(r.lean.start)
+	}
+	return len(r.Jobs)
+}
+
+// Job returns the record of job i, in trace order: r.Jobs[i], or with
+// Options.LeanJobs the record made from the lean ones.
+func (r *Result) Job(i int) JobRecord {
+	if l := r.lean; l != nil {
+		return JobRecord{ID: l.ids[i], Submit: l.jobs[i].submit, Start: l.start[i], End: l.end[i], Slots: int(l.jobs[i].slots)}
+	}
+	return r.Jobs[i]
 }
 
 // Change is one node-state change.

@@ -27,12 +27,13 @@ const never int64 = math.MaxInt64
 // with jobs waiting and nothing else pending, end a run with an error.
 const stuckConsults = 100_000
 
-// jobInfo is what the simulator needs of one trace job.
+// jobInfo is what the simulator needs of one trace job. The requested
+// time shown to policies (run time when unknown) is est, except with
+// Options.UseRunTime (see Simulator.req).
 type jobInfo struct {
 	submit int64
 	run    int64 // logged run time at nominal speed
 	est    int64 // run-time estimate the backfilling scheduler uses
-	req    int64 // requested time shown to policies (run time when unknown)
 	slots  int32
 }
 
@@ -46,7 +47,6 @@ type allocation struct {
 // between runs, so repeated runs do not allocate; one Simulator must not
 // run two policies at once (make one per goroutine).
 type Simulator struct {
-	tr     *datasets.Trace
 	opt    Options
 	period int64
 	ticks  divisor // by period, when positive
@@ -55,8 +55,14 @@ type Simulator struct {
 	easy   bool // a backfilling scheduler: EASY or conservative
 	cons   bool // conservative backfilling
 
+	// The jobs: 32 + 12 bytes each (+ 8 with UseRunTime), the
+	// trace's only copy a replay keeps.
 	jobs       []jobInfo
-	queued     []policy.QueuedJob // each job as it enters the queue
+	ids        []int64             // job IDs
+	jobName    []int32             // index into jobNames
+	jobNames   []datasets.JobNames // distinct user, group, queue, partition
+	reqs       []int64             // requested times when they differ from est (UseRunTime), else nil
+	name       string              // the trace's name
 	groups     []policy.Group
 	nodeGroup  []int32
 	nodeSlots  []int32
@@ -87,19 +93,22 @@ type state struct {
 	due        []uint64          // scratch: order keys of the transitions ending now
 	queue      seqList[policy.QueuedJob]
 	running    seqList[policy.RunningJob]
-	ends       []endEntry // EASY: running jobs by estimated end, latest first
-	boots      bootEnds   // EASY: booting nodes by expected end
-	expiries   expiries   // EASY: overrun estimates' expiry times
-	plan       profile    // conservative: the free slots planned over time
-	resv       []endEntry // EASY: scratch for offReservation
-	freeSet    bitset     // Idle or Busy nodes with a free slot (Slots − BusySlots in the view)
-	idleList   idleList   // Idle nodes by IdleSince, then ID
-	avail      int        // Σ free over Idle and Busy nodes
-	level      []int32    // sleep level a shutting-down node is entering
-	bootEnd    []int64    // when a booting node is expected up
-	alloc      []allocation
+	ends       []endEntry       // EASY: running jobs by estimated end, latest first
+	boots      bootEnds         // EASY: booting nodes by expected end
+	expiries   expiries         // EASY: overrun estimates' expiry times
+	plan       profile          // conservative: the free slots planned over time
+	resv       []endEntry       // EASY: scratch for offReservation
+	freeSet    bitset           // Idle or Busy nodes with a free slot (Slots − BusySlots in the view)
+	idleList   idleList         // Idle nodes by IdleSince, then ID
+	avail      int              // Σ free over Idle and Busy nodes
+	level      []int32          // sleep level a shutting-down node is entering
+	bootEnd    []int64          // when a booting node is expected up
+	alloc      []allocation     // where running jobs run, by handle (allocOf)
+	allocOf    []int32          // per job: its handle in alloc while it runs
+	freeAllocs []int32          // handles of alloc not in use
 	pools      [64][]allocation // free allocations by size class
 	startSeq   []int32          // per job: rank in start order (its key in running)
+	start, end []int64          // per job: when it started and ended (Result.Job)
 	seq        int32
 	cands      candidates // EASY: queued jobs by slots and estimate
 	scanned    scanMemo   // EASY: what the last backfill scan found
@@ -130,20 +139,30 @@ type state struct {
 // New prepares a replay of tr on c. It fails if a job needs more slots than
 // the cluster has or the cluster is invalid.
 func New(tr *datasets.Trace, c Cluster, opt Options) (*Simulator, error) {
+	cols, err := datasets.ColumnsOf(tr)
+	if err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
+	}
+	return NewColumns(cols, c, opt)
+}
+
+// NewColumns is New for a trace in compact form. The Simulator keeps
+// cols.ID, cols.Name and cols.Names (and never changes them), not the
+// other columns: a caller done with those may drop them, so that a replay
+// holds about 80 bytes a job in all (see Options.LeanJobs).
+func NewColumns(cols *datasets.Columns, c Cluster, opt Options) (*Simulator, error) {
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("sim: cluster: %w", err)
 	}
-	s := &Simulator{tr: tr, opt: opt, tz: int64(tr.Meta.TZOffset), indexFrom: indexFrom, indexUntil: indexUntil}
+	s := &Simulator{opt: opt, tz: int64(cols.Meta.TZOffset), name: cols.Meta.Name, indexFrom: indexFrom, indexUntil: indexUntil}
 	if err := s.setOptions(); err != nil {
 		return nil, err
 	}
-	if err := checkReplayJobs(tr, c.Slots()); err != nil {
+	if err := checkReplayJobs(cols, c.Slots()); err != nil {
 		return nil, err
 	}
 	s.setCluster(c)
-	if err := s.setJobs(); err != nil {
-		return nil, err
-	}
+	s.setJobs(cols)
 	s.allocState()
 	return s, nil
 }
@@ -199,24 +218,69 @@ func (s *Simulator) setCluster(c Cluster) {
 	}
 }
 
-func (s *Simulator) setJobs() error {
-	jobs := s.tr.Jobs // checked by checkReplayJobs
-	s.jobs = make([]jobInfo, len(jobs))
-	s.queued = make([]policy.QueuedJob, len(jobs))
-	s.tIni = jobs[0].Submit
-	for i := range jobs {
-		j := &jobs[i]
-		info := jobInfo{submit: j.Submit, run: j.Run, est: j.Run, req: j.Run, slots: j.Procs}
-		if j.ReqTime > 0 {
-			info.req = j.ReqTime
+func (s *Simulator) setJobs(c *datasets.Columns) {
+	n := c.Len() // checked by checkReplayJobs
+	s.jobs = make([]jobInfo, n)
+	s.ids, s.jobName, s.jobNames = c.ID, c.Name, c.Names
+	s.tIni = c.Submit[0]
+	if s.opt.UseRunTime {
+		s.reqs = make([]int64, n)
+	}
+	for i := range n {
+		info := jobInfo{submit: c.Submit[i], run: c.Run[i], est: c.Run[i], slots: c.Procs[i]}
+		req := c.Run[i]
+		if c.ReqTime[i] > 0 {
+			req = c.ReqTime[i]
 			if !s.opt.UseRunTime {
-				info.est = j.ReqTime
+				info.est = req
 			}
 		}
+		if s.reqs != nil {
+			s.reqs[i] = req
+		}
 		s.jobs[i] = info
-		s.queued[i] = policy.QueuedJob{ID: j.ID, Slots: int(j.Procs), Submit: j.Submit, ReqTime: info.req, User: j.User, Group: j.Group}
 	}
-	return nil
+}
+
+// req is job j's requested time as policies see it: its requested time,
+// or its run time when the log has none.
+func (s *Simulator) req(j int32) int64 {
+	if s.reqs != nil {
+		return s.reqs[j]
+	}
+	return s.jobs[j].est
+}
+
+// queuedJob is job j as it enters the queue.
+func (s *Simulator) queuedJob(j int32) policy.QueuedJob {
+	info := &s.jobs[j]
+	names := &s.jobNames[s.jobName[j]]
+	return policy.QueuedJob{ID: s.ids[j], Slots: int(info.slots), Submit: info.submit, ReqTime: s.req(j), User: names.User, Group: names.Group}
+}
+
+// jobAlloc returns a free allocation for job j, which starts now.
+func (s *Simulator) jobAlloc(j int32) *allocation {
+	st := &s.st
+	if len(st.freeAllocs) == 0 {
+		st.freeAllocs = append(st.freeAllocs, int32(len(st.alloc)))
+		st.alloc = append(st.alloc, allocation{})
+	}
+	h := st.freeAllocs[len(st.freeAllocs)-1]
+	st.freeAllocs = st.freeAllocs[:len(st.freeAllocs)-1]
+	st.allocOf[j] = h
+	return &st.alloc[h]
+}
+
+// runningAlloc is the allocation of running job j.
+func (s *Simulator) runningAlloc(j int32) *allocation {
+	return &s.st.alloc[s.st.allocOf[j]]
+}
+
+// freeAlloc takes back the allocation of job j, which has ended (its
+// buffers are back in the pools).
+func (s *Simulator) freeAlloc(j int32) {
+	s.st.freeAllocs = append(s.st.freeAllocs, s.st.allocOf[j])
+	s.st.allocOf[j] = -1
 }
 
 // allocState makes the per-run buffers whose size is known up front.
@@ -229,7 +293,7 @@ func (s *Simulator) allocState() {
 	st.idleList = newIdleList(n)
 	st.level = make([]int32, n)
 	st.bootEnd = make([]int64, n)
-	st.alloc = make([]allocation, len(s.jobs))
+	st.allocOf = make([]int32, len(s.jobs))
 	st.startSeq = make([]int32, len(s.jobs))
 	st.order = make([]int, 0, n)
 	st.qslots = newQueueSlots(s.totalSlots)
@@ -257,7 +321,9 @@ func (s *Simulator) Run(p policy.Policy) (*Result, error) {
 // RunInto is Run writing into r, which it overwrites whole; it reuses the
 // backing array of r.Jobs when that is large enough, so a caller that
 // replays policy after policy and keeps only what it computes from each
-// Result allocates nothing per replay. After an error r holds no result.
+// Result allocates nothing per replay. With Options.LeanJobs r.Jobs stays
+// nil and r takes the start and end times the replay recorded (the next
+// Run records into new ones). After an error r holds no result.
 func (s *Simulator) RunInto(p policy.Policy, r *Result) error {
 	if cv, ok := p.(policy.Clairvoyant); ok {
 		if err := s.makeFuture(); err != nil {
@@ -265,11 +331,14 @@ func (s *Simulator) RunInto(p policy.Policy, r *Result) error {
 		}
 		cv.SetFuture(s.future)
 	}
-	jobs := r.Jobs[:0]
-	if cap(jobs) < len(s.jobs) {
-		jobs = make([]JobRecord, len(s.jobs))
-	} else {
-		jobs = jobs[:len(s.jobs)] // each record is written whole at its job's submission
+	var jobs []JobRecord
+	if !s.opt.LeanJobs {
+		jobs = r.Jobs[:0]
+		if cap(jobs) < len(s.jobs) {
+			jobs = make([]JobRecord, len(s.jobs))
+		} else {
+			jobs = jobs[:len(s.jobs)] // each record is written whole below
+		}
 	}
 	*r = Result{Jobs: jobs, Nodes: len(s.nodeSlots), Slots: s.totalSlots}
 	if s.opt.Timeline {
@@ -278,10 +347,41 @@ func (s *Simulator) RunInto(p policy.Policy, r *Result) error {
 	if s.opt.JobNodes {
 		s.preparePlacements(r)
 	}
+	s.prepareRecords()
 	if err := s.replay(p, r); err != nil {
 		return fmt.Errorf("sim: policy %s: %w", p.Name(), err)
 	}
+	st := &s.st
+	if s.opt.LeanJobs {
+		r.lean = &leanJobs{jobs: s.jobs, ids: s.ids, start: st.start, end: st.end}
+		st.start, st.end = nil, nil
+		return nil
+	}
+	for j := range r.Jobs {
+		info := &s.jobs[j]
+		r.Jobs[j] = JobRecord{ID: s.ids[j], Submit: info.submit, Start: st.start[j], End: st.end[j], Slots: int(info.slots)}
+	}
 	return nil
+}
+
+// prepareRecords makes the per-job start and end times a replay records,
+// and frees every allocation handle (a failed run may have left some in
+// use).
+func (s *Simulator) prepareRecords() {
+	st := &s.st
+	if st.start == nil {
+		st.start, st.end = make([]int64, len(s.jobs)), make([]int64, len(s.jobs))
+	}
+	for j := range st.allocOf {
+		st.allocOf[j] = -1
+	}
+	if len(st.freeAllocs) != len(st.alloc) {
+		st.freeAllocs = st.freeAllocs[:0]
+		for h := len(st.alloc) - 1; h >= 0; h-- {
+			st.alloc[h] = allocation{}
+			st.freeAllocs = append(st.freeAllocs, int32(h))
+		}
+	}
 }
 
 // Run is New followed by one Run.
@@ -299,13 +399,15 @@ func (s *Simulator) makeFuture() error {
 	if s.future != nil {
 		return nil
 	}
-	r := &Result{Jobs: make([]JobRecord, len(s.jobs)), Nodes: len(s.nodeSlots), Slots: s.totalSlots}
+	r := &Result{Nodes: len(s.nodeSlots), Slots: s.totalSlots}
+	s.prepareRecords()
 	if err := s.replay(allOn{}, r); err != nil {
 		return fmt.Errorf("sim: always-on replay for a clairvoyant policy: %w", err)
 	}
-	s.future = make([]policy.FutureJob, len(r.Jobs))
-	for i, j := range r.Jobs {
-		s.future[i] = policy.FutureJob{Submit: j.Submit, Start: j.Start, End: j.End, Slots: j.Slots}
+	s.future = make([]policy.FutureJob, len(s.jobs))
+	for i := range s.future {
+		info := &s.jobs[i]
+		s.future[i] = policy.FutureJob{Submit: info.submit, Start: s.st.start[i], End: s.st.end[i], Slots: int(info.slots)}
 	}
 	return nil
 }

@@ -72,7 +72,7 @@ func (s *Simulator) removeEnd(j int32) {
 // halves for the entries of its time.
 func (s *Simulator) removeFarEnd(j int32, near int) {
 	ends := s.st.ends
-	t := s.st.res.Jobs[j].Start + s.jobs[j].est
+	t := s.st.start[j] + s.jobs[j].est
 	lo, hi := 0, near // the first entry at t or sooner
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -394,7 +394,7 @@ func (s *Simulator) start(qi int) {
 	st := &s.st
 	j := st.queue.key(qi)
 	info := &s.jobs[j]
-	al := &st.alloc[j]
+	al := s.jobAlloc(j)
 	s.takeAllocation(al, min(int(info.slots), len(st.view.Nodes)))
 	need := info.slots
 	if st.placer != nil {
@@ -424,10 +424,9 @@ func (s *Simulator) start(qi int) {
 	st.startSeq[j] = st.seq
 	st.seq++
 	st.view.QueuedSlots -= int(info.slots)
-	st.view.QueuedSubmitSum -= s.queued[j].Submit
+	st.view.QueuedSubmitSum -= info.submit
 	st.view.BusySlots += int(info.slots)
-	st.res.Jobs[j].Start = st.now
-	st.res.Jobs[j].End = st.now + run
+	st.start[j], st.end[j] = st.now, st.now+run
 	st.events.push(jobEnd{t: st.now + run, j: j})
 	if s.easy {
 		s.addEnd(st.now+info.est, j, info.slots)
@@ -570,7 +569,7 @@ func (s *Simulator) scaledRun(run int64, nodes []int) int64 {
 // end finishes job j now and frees its slots.
 func (s *Simulator) end(j int32) {
 	st := &s.st
-	al := &st.alloc[j]
+	al := s.runningAlloc(j)
 	if s.oneSlot {
 		s.releaseWhole(al)
 	} else {
@@ -580,6 +579,7 @@ func (s *Simulator) end(j int32) {
 	st.changed = true
 	st.running.removeAt(st.running.find(st.startSeq[j]))
 	s.putAllocation(al)
+	s.freeAlloc(j)
 	st.view.BusySlots -= int(s.jobs[j].slots)
 	if s.easy {
 		s.removeEnd(j)

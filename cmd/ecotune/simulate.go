@@ -1,19 +1,20 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
-	"github.com/ecotune/ecotune/reports"
 	"github.com/ecotune/ecotune/sim"
-	"github.com/ecotune/ecotune/tuner"
 )
 
 const simulateHelp = `Replays a trace once under one power policy and prints its scores: the
@@ -105,11 +106,11 @@ type simulateReport struct {
 }
 
 func runSimulate(c *cli.Context) error {
-	tr, err := loadTrace(c)
+	cols, err := loadColumns(c)
 	if err != nil {
 		return err
 	}
-	cluster, err := sim.ClusterSpec{File: c.String("cluster"), Nodes: c.Int("nodes"), SlotsPerNode: c.Int("slots-per-node"), Model: c.String("model")}.Resolve(tr.Meta)
+	cluster, err := sim.ClusterSpec{File: c.String("cluster"), Nodes: c.Int("nodes"), SlotsPerNode: c.Int("slots-per-node"), Model: c.String("model")}.Resolve(cols.Meta)
 	if err != nil {
 		return err
 	}
@@ -152,19 +153,15 @@ func runSimulate(c *cli.Context) error {
 		// Where jobs ran: for the jobs file, and for node-hours when nodes
 		// differ in slots (else slots give them exactly).
 		JobNodes: c.String("jobs") != "" || c.Bool("json") && !sameSlots(cluster),
+		// Result.Jobs made on demand: 16 bytes a job, not 40.
+		LeanJobs: true,
 	}
 	if opt.Period == 0 {
 		opt.Period = sim.EveryEvent
 	}
-	scorer := tuner.NewScorer(cluster, opt, 1)
-	defer scorer.Close()
 	var r sim.Result
 	began := time.Now()
-	err = scorer.Replay(c.Context, []tuner.ScoreTask{{Trace: tr, Config: cfg}}, func(_ int, res *sim.Result) error {
-		r = *res // the scorer reuses res; the timeline it points to is this run's
-		return nil
-	})
-	if err != nil {
+	if err := replayColumns(c.Context, cols, cluster, opt, cfg, &r); err != nil {
 		return err
 	}
 	elapsed := time.Since(began).Seconds()
@@ -174,26 +171,82 @@ func runSimulate(c *cli.Context) error {
 		}
 	}
 	if path := c.String("jobs"); path != "" {
-		rows, err := sim.JobRows(tr, &r)
-		if err != nil {
-			return err
-		}
-		if err := sim.WriteJobsFile(path, rows, c.Bool("force")); err != nil {
+		if err := sim.WriteColumnsJobsFile(path, cols, &r, c.Bool("force")); err != nil {
 			return err
 		}
 	}
 	rep := simulateReport{
-		Trace: traceName(c, tr), Rules: c.String("rules"), Policy: cfg.Name, Params: cfg.Params, Scheduler: scheduler,
+		Trace: traceName(c, &datasets.Trace{Meta: cols.Meta}), Rules: c.String("rules"), Policy: cfg.Name, Params: cfg.Params, Scheduler: scheduler,
 		PeriodS: period, Nodes: r.Nodes, Slots: r.Slots, Scores: objectives.Compute(&r),
 		BootFailures: r.BootFailures, IgnoredCommands: r.IgnoredCommands, SimSeconds: elapsed,
 	}
 	if c.Bool("json") {
-		if rep.Breakdowns, err = reports.Breakdowns(tr, &r); err != nil {
+		if rep.Breakdowns, err = columnsBreakdowns(cols, &r); err != nil {
 			return err
 		}
 		return json.NewEncoder(c.App.Writer).Encode(rep)
 	}
 	return rep.writeText(c)
+}
+
+// loadColumns reads the trace named by --trace, or the embedded default,
+// in compact form (a Parquet trace streams into it).
+func loadColumns(c *cli.Context) (*datasets.Columns, error) {
+	path := c.String("trace")
+	if path == "" {
+		tr, err := datasets.Default()
+		if err != nil {
+			return nil, err
+		}
+		return datasets.ColumnsOf(tr)
+	}
+	return datasets.OpenColumns(path, readOptions(c))
+}
+
+// replayColumns replays cols once under cfg into r, as the tuner's
+// scorer replays a trace (the errors name the config as its do), keeping
+// only the compact jobs: the columns the simulator copies are dropped
+// from cols before the replay.
+func replayColumns(ctx context.Context, cols *datasets.Columns, cluster sim.Cluster, opt sim.Options, cfg policy.Config, r *sim.Result) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	p, err := policy.New(cfg)
+	if err == nil {
+		var s *sim.Simulator
+		if s, err = sim.NewColumns(cols, cluster, opt); err == nil {
+			cols.Submit, cols.Run, cols.ReqTime, cols.Procs = nil, nil, nil, nil
+			runtime.GC() // the dropped columns make room for the replay's records
+			err = s.RunInto(p, r)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("tuner: %s: %w", cfg.Name, err)
+	}
+	return nil
+}
+
+// columnsBreakdowns is reports.Breakdowns for a trace in compact form:
+// the scores by user, group and partition (sim.JobPartition).
+func columnsBreakdowns(cols *datasets.Columns, r *sim.Result) (b objectives.Breakdowns, err error) {
+	keys := make([]string, cols.Len())
+	for k, out := range []*[]objectives.GroupScores{&b.ByUser, &b.ByGroup, &b.ByPartition} {
+		for i := range keys {
+			nm := cols.NamesOf(i)
+			switch k {
+			case 0:
+				keys[i] = nm.User
+			case 1:
+				keys[i] = nm.Group
+			default:
+				keys[i] = sim.JobPartition(&datasets.Job{Queue: nm.Queue, Partition: nm.Partition})
+			}
+		}
+		if *out, err = objectives.Breakdown(r, keys); err != nil {
+			return b, err
+		}
+	}
+	return b, nil
 }
 
 // sameSlots reports whether every node of c has as many slots.
