@@ -18,7 +18,7 @@ func TestCandidatesWindow(t *testing.T) {
 		ests := make([]int64, jobs)
 		queued := make([]bool, jobs)
 		var order []int // the queued jobs, in trace order
-		next := 0 // jobs are queued in trace order, as the simulator does
+		next := 0       // jobs are queued in trace order, as the simulator does
 		for step := 0; step < 100000; step++ {
 			switch {
 			case next < jobs && (len(order) == 0 || rng.IntN(2) > 0):
