@@ -251,6 +251,12 @@ func WriteParquetFile(path string, t *Trace, force bool) error {
 	return out.Commit()
 }
 
+// IsParquetFile reports whether the file at path starts with the Parquet
+// magic bytes.
+func IsParquetFile(path string) (bool, error) {
+	return isParquetFile(path)
+}
+
 // isParquetFile reports whether the file at path starts with the Parquet
 // magic bytes.
 func isParquetFile(path string) (bool, error) {
@@ -314,4 +320,20 @@ func (a *AtomicFile) Commit() error {
 // Abort closes and removes the temporary file.
 func (a *AtomicFile) Abort() {
 	a.File.Abort()
+}
+
+// ReadParquetFileMeta reads the metadata of the canonical Parquet trace
+// at path, and its row count, without reading the jobs (the footer only).
+func ReadParquetFileMeta(path string) (Meta, int64, error) {
+	var meta Meta
+	var rows int64
+	errStop := errors.New("stop")
+	err := ScanParquetFile(path, func(m Meta, n int64) error {
+		meta, rows = m, n
+		return errStop
+	}, func([]Job) error { return nil })
+	if err != nil && !errors.Is(err, errStop) {
+		return Meta{}, 0, err
+	}
+	return meta, rows, nil
 }

@@ -118,20 +118,31 @@ func jobRow(r *Result, i int, user, group, partition string, b *strings.Builder)
 	}
 }
 
-// WriteColumnsJobsFile writes to path what WriteJobsFile writes of
-// JobRows, for a replay r of a trace in compact form, making the rows a
-// batch at a time (memory does not grow with the trace).
-func WriteColumnsJobsFile(path string, cols *datasets.Columns, r *Result, force bool) error {
-	if r.NumJobs() != cols.Len() {
-		return fmt.Errorf("sim: %d job records for a trace of %d jobs", r.NumJobs(), cols.Len())
+// WriteResultJobsFile writes to path what WriteJobsFile writes of
+// JobRows, for a replay r by s (whose jobs name the rows' user, group
+// and partition), making the rows a batch at a time: memory does not grow
+// with the trace.
+func WriteResultJobsFile(path string, s *Simulator, r *Result, force bool) error {
+	if r.NumJobs() != len(s.jobs) {
+		return fmt.Errorf("sim: %d job records for a trace of %d jobs", r.NumJobs(), len(s.jobs))
 	}
 	var b strings.Builder
 	rows := func(i int, row *JobRow) {
-		nm := cols.NamesOf(i)
-		part := JobPartition(&datasets.Job{Queue: nm.Queue, Partition: nm.Partition})
-		*row = jobRow(r, i, nm.User, nm.Group, part, &b)
+		nm := s.JobNames(i)
+		*row = jobRow(r, i, nm.User, nm.Group, NamesPartition(nm), &b)
 	}
-	return writeJobsFile(path, cols.Len(), rows, force)
+	return writeJobsFile(path, len(s.jobs), rows, force)
+}
+
+// NamesPartition is JobPartition of a job with these names.
+func NamesPartition(nm *datasets.JobNames) string {
+	switch {
+	case nm.Partition != "":
+		return nm.Partition
+	case nm.Queue != "":
+		return nm.Queue
+	}
+	return DefaultPartition
 }
 
 // WriteJobsCSV writes rows as CSV with a header line (RFC 4180 quoting

@@ -139,32 +139,16 @@ type state struct {
 // New prepares a replay of tr on c. It fails if a job needs more slots than
 // the cluster has or the cluster is invalid.
 func New(tr *datasets.Trace, c Cluster, opt Options) (*Simulator, error) {
-	cols, err := datasets.ColumnsOf(tr)
+	b, err := NewBuilder(tr.Meta, c, opt, len(tr.Jobs))
 	if err != nil {
-		return nil, fmt.Errorf("sim: %w", err)
-	}
-	return NewColumns(cols, c, opt)
-}
-
-// NewColumns is New for a trace in compact form. The Simulator keeps
-// cols.ID, cols.Name and cols.Names (and never changes them), not the
-// other columns: a caller done with those may drop them, so that a replay
-// holds about 80 bytes a job in all (see Options.LeanJobs).
-func NewColumns(cols *datasets.Columns, c Cluster, opt Options) (*Simulator, error) {
-	if err := c.Validate(); err != nil {
-		return nil, fmt.Errorf("sim: cluster: %w", err)
-	}
-	s := &Simulator{opt: opt, tz: int64(cols.Meta.TZOffset), name: cols.Meta.Name, indexFrom: indexFrom, indexUntil: indexUntil}
-	if err := s.setOptions(); err != nil {
 		return nil, err
 	}
-	if err := checkReplayJobs(cols, c.Slots()); err != nil {
-		return nil, err
+	for i := range tr.Jobs {
+		if err := b.Add(&tr.Jobs[i]); err != nil {
+			return nil, err
+		}
 	}
-	s.setCluster(c)
-	s.setJobs(cols)
-	s.allocState()
-	return s, nil
+	return b.Simulator()
 }
 
 func (s *Simulator) setOptions() error {
@@ -215,30 +199,6 @@ func (s *Simulator) setCluster(c Cluster) {
 			s.names = append(s.names, fmt.Sprintf("%s%0*d", g.Name, width, k))
 			s.totalSlots += g.Slots
 		}
-	}
-}
-
-func (s *Simulator) setJobs(c *datasets.Columns) {
-	n := c.Len() // checked by checkReplayJobs
-	s.jobs = make([]jobInfo, n)
-	s.ids, s.jobName, s.jobNames = c.ID, c.Name, c.Names
-	s.tIni = c.Submit[0]
-	if s.opt.UseRunTime {
-		s.reqs = make([]int64, n)
-	}
-	for i := range n {
-		info := jobInfo{submit: c.Submit[i], run: c.Run[i], est: c.Run[i], slots: c.Procs[i]}
-		req := c.Run[i]
-		if c.ReqTime[i] > 0 {
-			req = c.ReqTime[i]
-			if !s.opt.UseRunTime {
-				info.est = req
-			}
-		}
-		if s.reqs != nil {
-			s.reqs[i] = req
-		}
-		s.jobs[i] = info
 	}
 }
 

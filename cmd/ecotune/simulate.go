@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -107,16 +109,15 @@ type simulateReport struct {
 }
 
 func runSimulate(c *cli.Context) error {
-	// Collect often while the trace loads: the garbage of decoding is
-	// small and the columns hold no pointers, so this costs little and
-	// keeps the peak near what the columns take.
-	gc := debug.SetGCPercent(lowGCPercent)
-	cols, err := loadColumns(c)
-	debug.SetGCPercent(gc)
+	// Collect often: the garbage of decoding the trace is small, the
+	// simulator's jobs hold no pointers and a replay allocates little, so
+	// this costs little and keeps the peak near what the jobs take.
+	defer debug.SetGCPercent(debug.SetGCPercent(lowGCPercent))
+	src, err := openJobs(c)
 	if err != nil {
 		return err
 	}
-	cluster, err := sim.ClusterSpec{File: c.String("cluster"), Nodes: c.Int("nodes"), SlotsPerNode: c.Int("slots-per-node"), Model: c.String("model")}.Resolve(cols.Meta)
+	cluster, err := sim.ClusterSpec{File: c.String("cluster"), Nodes: c.Int("nodes"), SlotsPerNode: c.Int("slots-per-node"), Model: c.String("model")}.Resolve(src.meta)
 	if err != nil {
 		return err
 	}
@@ -165,9 +166,13 @@ func runSimulate(c *cli.Context) error {
 	if opt.Period == 0 {
 		opt.Period = sim.EveryEvent
 	}
+	s, err := src.simulator(cluster, opt, cfg.Name)
+	if err != nil {
+		return err
+	}
 	var r sim.Result
 	began := time.Now()
-	if err := replayColumns(c.Context, cols, cluster, opt, cfg, &r); err != nil {
+	if err := replay(c.Context, s, cfg, &r); err != nil {
 		return err
 	}
 	elapsed := time.Since(began).Seconds()
@@ -177,17 +182,17 @@ func runSimulate(c *cli.Context) error {
 		}
 	}
 	if path := c.String("jobs"); path != "" {
-		if err := sim.WriteColumnsJobsFile(path, cols, &r, c.Bool("force")); err != nil {
+		if err := sim.WriteResultJobsFile(path, s, &r, c.Bool("force")); err != nil {
 			return err
 		}
 	}
 	rep := simulateReport{
-		Trace: traceName(c, &datasets.Trace{Meta: cols.Meta}), Rules: c.String("rules"), Policy: cfg.Name, Params: cfg.Params, Scheduler: scheduler,
+		Trace: traceName(c, &datasets.Trace{Meta: src.meta}), Rules: c.String("rules"), Policy: cfg.Name, Params: cfg.Params, Scheduler: scheduler,
 		PeriodS: period, Nodes: r.Nodes, Slots: r.Slots, Scores: objectives.Compute(&r),
 		BootFailures: r.BootFailures, IgnoredCommands: r.IgnoredCommands, SimSeconds: elapsed,
 	}
 	if c.Bool("json") {
-		if rep.Breakdowns, err = columnsBreakdowns(cols, &r); err != nil {
+		if rep.Breakdowns, err = simulatorBreakdowns(s, &r); err != nil {
 			return err
 		}
 		return json.NewEncoder(c.App.Writer).Encode(rep)
@@ -198,36 +203,101 @@ func runSimulate(c *cli.Context) error {
 // lowGCPercent is the GOGC of loading a trace for simulate and inspect.
 const lowGCPercent = 20
 
-// loadColumns reads the trace named by --trace, or the embedded default,
-// in compact form (a Parquet trace streams into it).
-func loadColumns(c *cli.Context) (*datasets.Columns, error) {
+// A jobSource is the trace simulate replays: its metadata, how many jobs
+// it has (or an upper bound), and its jobs handed over in trace order.
+type jobSource struct {
+	meta datasets.Meta
+	jobs int
+	each func(fn func([]datasets.Job) error) error
+}
+
+// openJobs opens the trace named by --trace, or the embedded default. A
+// Parquet trace streams: its jobs are read when handed over, a batch at a
+// time, never all in memory; a raw log is read whole (as Open reads it).
+func openJobs(c *cli.Context) (*jobSource, error) {
 	path := c.String("trace")
-	if path == "" {
-		tr, err := datasets.Default()
+	if path != "" && c.String("format") == "" {
+		isParquet, err := datasets.IsParquetFile(path)
 		if err != nil {
 			return nil, err
 		}
-		return datasets.ColumnsOf(tr)
+		if isParquet {
+			meta, rows, err := datasets.ReadParquetFileMeta(path)
+			if err != nil {
+				return nil, err
+			}
+			// A real trace takes a byte a job or more: a footer that
+			// claims more rows sizes no buffer by them.
+			size, err := fileSize(path)
+			if err != nil {
+				return nil, err
+			}
+			return &jobSource{meta: meta, jobs: int(min(rows, size)), each: func(fn func([]datasets.Job) error) error {
+				return datasets.ScanParquetFile(path, func(datasets.Meta, int64) error { return nil }, fn)
+			}}, nil
+		}
 	}
-	return datasets.OpenColumns(path, readOptions(c))
+	tr, err := openTrace(c, path)
+	if err != nil {
+		return nil, err
+	}
+	return &jobSource{meta: tr.Meta, jobs: len(tr.Jobs), each: func(fn func([]datasets.Job) error) error {
+		jobs := tr.Jobs
+		tr.Jobs = nil // the simulator keeps its own copy
+		return fn(jobs)
+	}}, nil
 }
 
-// replayColumns replays cols once under cfg into r, as the tuner's
-// scorer replays a trace (the errors name the config as its do), keeping
-// only the compact jobs: the columns the simulator copies are dropped
-// from cols before the replay.
-func replayColumns(ctx context.Context, cols *datasets.Columns, cluster sim.Cluster, opt sim.Options, cfg policy.Config, r *sim.Result) error {
+func fileSize(path string) (int64, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0, err
+	}
+	return st.Size(), nil
+}
+
+// errStopScan stops a scan of the trace whose jobs a simulator refused.
+var errStopScan = errors.New("stop")
+
+// simulator builds the simulator of the source's jobs on cluster. Its
+// errors name the policy, as the tuner's scorer's do.
+func (src *jobSource) simulator(cluster sim.Cluster, opt sim.Options, policyName string) (*sim.Simulator, error) {
+	b, err := sim.NewBuilder(src.meta, cluster, opt, src.jobs)
+	if err != nil {
+		return nil, fmt.Errorf("tuner: %s: %w", policyName, err)
+	}
+	var addErr error
+	err = src.each(func(batch []datasets.Job) error {
+		for i := range batch {
+			if addErr = b.Add(&batch[i]); addErr != nil {
+				return errStopScan
+			}
+		}
+		return nil
+	})
+	if addErr != nil {
+		return nil, fmt.Errorf("tuner: %s: %w", policyName, addErr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s, err := b.Simulator()
+	if err != nil {
+		return nil, fmt.Errorf("tuner: %s: %w", policyName, err)
+	}
+	runtime.GC() // the garbage of reading makes room for the replay
+	return s, nil
+}
+
+// replay replays s once under cfg into r, as the tuner's scorer replays
+// a trace (its errors name the config as the scorer's do).
+func replay(ctx context.Context, s *sim.Simulator, cfg policy.Config, r *sim.Result) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	p, err := policy.New(cfg)
 	if err == nil {
-		var s *sim.Simulator
-		if s, err = sim.NewColumns(cols, cluster, opt); err == nil {
-			cols.Submit, cols.Run, cols.ReqTime, cols.Procs = nil, nil, nil, nil
-			runtime.GC() // the dropped columns make room for the replay's records
-			err = s.RunInto(p, r)
-		}
+		err = s.RunInto(p, r)
 	}
 	if err != nil {
 		return fmt.Errorf("tuner: %s: %w", cfg.Name, err)
@@ -235,20 +305,20 @@ func replayColumns(ctx context.Context, cols *datasets.Columns, cluster sim.Clus
 	return nil
 }
 
-// columnsBreakdowns is reports.Breakdowns for a trace in compact form:
-// the scores by user, group and partition (sim.JobPartition).
-func columnsBreakdowns(cols *datasets.Columns, r *sim.Result) (b objectives.Breakdowns, err error) {
-	keys := make([]string, cols.Len())
+// simulatorBreakdowns is reports.Breakdowns for the jobs of s: the scores
+// by user, group and partition (sim.JobPartition).
+func simulatorBreakdowns(s *sim.Simulator, r *sim.Result) (b objectives.Breakdowns, err error) {
+	keys := make([]string, r.NumJobs())
 	for k, out := range []*[]objectives.GroupScores{&b.ByUser, &b.ByGroup, &b.ByPartition} {
 		for i := range keys {
-			nm := cols.NamesOf(i)
+			nm := s.JobNames(i)
 			switch k {
 			case 0:
 				keys[i] = nm.User
 			case 1:
 				keys[i] = nm.Group
 			default:
-				keys[i] = sim.JobPartition(&datasets.Job{Queue: nm.Queue, Partition: nm.Partition})
+				keys[i] = sim.NamesPartition(nm)
 			}
 		}
 		if *out, err = objectives.Breakdown(r, keys); err != nil {
