@@ -103,8 +103,8 @@ type Result struct {
 // recorded.
 type leanJobs struct {
 	jobs       []jobInfo
-	ids        []int64
-	start, end []int64
+	ids        jobIDs
+	start, end []int64 // end only with frequency levels, else start + run
 }
 
 // NumJobs is the number of jobs replayed: len(r.Jobs), or with
@@ -120,7 +120,11 @@ func (r *Result) NumJobs() int {
 // Options.LeanJobs the record made from the lean ones.
 func (r *Result) Job(i int) JobRecord {
 	if l := r.lean; l != nil {
-		return JobRecord{ID: l.ids[i], Submit: l.jobs[i].submit, Start: l.start[i], End: l.end[i], Slots: int(l.jobs[i].slots)}
+		end := l.start[i] + l.jobs[i].run
+		if l.end != nil {
+			end = l.end[i]
+		}
+		return JobRecord{ID: l.ids.at(i), Submit: l.jobs[i].submit, Start: l.start[i], End: end, Slots: int(l.jobs[i].slots)}
 	}
 	return r.Jobs[i]
 }

@@ -32,8 +32,8 @@ func NewBuilder(meta datasets.Meta, c Cluster, opt Options, jobs int) (*Builder,
 	s.setCluster(c)
 	jobs = max(jobs, 0)
 	s.jobs = make([]jobInfo, 0, jobs)
-	s.ids = make([]int64, 0, jobs)
-	s.jobName = make([]int32, 0, jobs)
+	s.ids.room = jobs
+	s.jobName.small = make([]uint16, 0, jobs)
 	if s.opt.UseRunTime {
 		s.reqs = make([]int64, 0, jobs)
 	}
@@ -49,7 +49,7 @@ func (b *Builder) Add(j *datasets.Job) error {
 	n := len(s.jobs)
 	var prevID, prevSubmit, first int64
 	if n > 0 {
-		prevID, prevSubmit, first = s.ids[n-1], s.jobs[n-1].submit, s.jobs[0].submit
+		prevID, prevSubmit, first = s.ids.at(n-1), s.jobs[n-1].submit, s.jobs[0].submit
 	} else {
 		first = j.Submit
 	}
@@ -78,8 +78,8 @@ func (b *Builder) Add(j *datasets.Job) error {
 		s.reqs = append(s.reqs, req)
 	}
 	s.jobs = append(s.jobs, info)
-	s.ids = append(s.ids, j.ID)
-	s.jobName = append(s.jobName, k)
+	s.ids.add(j.ID)
+	s.jobName.add(k)
 	return nil
 }
 
@@ -99,5 +99,5 @@ func (b *Builder) Simulator() (*Simulator, error) {
 // JobNames returns the names of job i (trace order): its user, group,
 // queue and partition.
 func (s *Simulator) JobNames(i int) *datasets.JobNames {
-	return &s.jobNames[s.jobName[i]]
+	return &s.jobNames[s.jobName.at(i)]
 }

@@ -92,7 +92,7 @@ func (s *Simulator) checkInvariants() error {
 	jobOf := map[int32]int32{} // start rank (the running list's key) → job
 	for j := range s.jobs {
 		if len(s.jobAllocation(int32(j)).nodes) > 0 {
-			jobOf[st.startSeq[j]] = int32(j)
+			jobOf[s.startSeqOf(int32(j))] = int32(j)
 		}
 	}
 	for k, seq := range st.running.keys[st.running.head:st.running.tail] {
@@ -246,7 +246,7 @@ func (s *Simulator) checkExpiries() error {
 	st := &s.st
 	var want, got []int64
 	for j := range s.jobs {
-		if t := st.start[j] + s.jobs[j].est; len(s.jobAllocation(int32(j)).nodes) > 0 && t < st.end[j] && t > st.now {
+		if t := st.start[j] + s.jobs[j].est; len(s.jobAllocation(int32(j)).nodes) > 0 && t < s.jobEnd(j) && t > st.now {
 			want = append(want, t)
 		}
 	}

@@ -58,8 +58,8 @@ type Simulator struct {
 	// The jobs: 32 + 12 bytes each (+ 8 with UseRunTime), the
 	// trace's only copy a replay keeps.
 	jobs       []jobInfo
-	ids        []int64             // job IDs
-	jobName    []int32             // index into jobNames
+	ids        jobIDs              // job IDs
+	jobName    nameIndex           // index into jobNames
 	jobNames   []datasets.JobNames // distinct user, group, queue, partition
 	reqs       []int64             // requested times when they differ from est (UseRunTime), else nil
 	name       string              // the trace's name
@@ -107,8 +107,8 @@ type state struct {
 	allocOf    []int32          // per job: its handle in alloc while it runs
 	freeAllocs []int32          // handles of alloc not in use
 	pools      [64][]allocation // free allocations by size class
-	startSeq   []int32          // per job: rank in start order (its key in running)
-	start, end []int64          // per job: when it started and ended (Result.Job)
+	allocSeq   []int32          // by allocation handle: its job's rank in start order (its key in running)
+	start, end []int64          // per job: when it started and ended (Result.Job); end only with frequencies (else start + run)
 	seq        int32
 	cands      candidates // EASY: queued jobs by slots and estimate
 	scanned    scanMemo   // EASY: what the last backfill scan found
@@ -214,8 +214,8 @@ func (s *Simulator) req(j int32) int64 {
 // queuedJob is job j as it enters the queue.
 func (s *Simulator) queuedJob(j int32) policy.QueuedJob {
 	info := &s.jobs[j]
-	names := &s.jobNames[s.jobName[j]]
-	return policy.QueuedJob{ID: s.ids[j], Slots: int(info.slots), Submit: info.submit, ReqTime: s.req(j), User: names.User, Group: names.Group}
+	names := &s.jobNames[s.jobName.at(int(j))]
+	return policy.QueuedJob{ID: s.ids.at(int(j)), Slots: int(info.slots), Submit: info.submit, ReqTime: s.req(j), User: names.User, Group: names.Group}
 }
 
 // jobAlloc returns a free allocation for job j, which starts now.
@@ -224,6 +224,7 @@ func (s *Simulator) jobAlloc(j int32) *allocation {
 	if len(st.freeAllocs) == 0 {
 		st.freeAllocs = append(st.freeAllocs, int32(len(st.alloc)))
 		st.alloc = append(st.alloc, allocation{})
+		st.allocSeq = append(st.allocSeq, 0)
 	}
 	h := st.freeAllocs[len(st.freeAllocs)-1]
 	st.freeAllocs = st.freeAllocs[:len(st.freeAllocs)-1]
@@ -234,6 +235,107 @@ func (s *Simulator) jobAlloc(j int32) *allocation {
 // runningAlloc is the allocation of running job j.
 func (s *Simulator) runningAlloc(j int32) *allocation {
 	return &s.st.alloc[s.st.allocOf[j]]
+}
+
+// setStartSeq records that job j, which starts now, is the next in
+// start order (its key in the running list).
+func (s *Simulator) setStartSeq(j int32) {
+	s.st.allocSeq[s.st.allocOf[j]] = s.st.seq
+}
+
+// startSeqOf is running job j's rank in start order.
+func (s *Simulator) startSeqOf(j int32) int32 {
+	return s.st.allocSeq[s.st.allocOf[j]]
+}
+
+// recordStart records that job j started now and runs run seconds.
+func (s *Simulator) recordStart(j int32, run int64) {
+	s.st.start[j] = s.st.now
+	if s.st.end != nil {
+		s.st.end[j] = s.st.now + run
+	}
+}
+
+// jobEnd is when job j ended in the last replay.
+func (s *Simulator) jobEnd(j int) int64 {
+	if s.st.end != nil {
+		return s.st.end[j]
+	}
+	return s.st.start[j] + s.jobs[j].run
+}
+
+// jobIDs are the jobs' IDs: nothing while each job's ID is its index
+// + 1 (as in many logs), then 4 bytes each while every ID fits in an
+// int32, else 8.
+type jobIDs struct {
+	n     int // IDs while they are 1..n
+	small []int32
+	large []int64
+	room  int // how many IDs are expected (the capacity to give a column)
+}
+
+func (d *jobIDs) at(j int) int64 {
+	switch {
+	case d.large != nil:
+		return d.large[j]
+	case d.small != nil:
+		return int64(d.small[j])
+	}
+	return int64(j) + 1
+}
+
+func (d *jobIDs) add(id int64) {
+	if d.small == nil && d.large == nil {
+		if id == int64(d.n)+1 {
+			d.n++
+			return
+		}
+		d.small = make([]int32, d.n, max(d.room, d.n+1))
+		for i := range d.small {
+			d.small[i] = int32(i + 1)
+		}
+	}
+	if d.large == nil && id == int64(int32(id)) {
+		d.small = append(d.small, int32(id))
+		return
+	}
+	if d.large == nil {
+		d.large = make([]int64, len(d.small), max(d.room, len(d.small)+1))
+		for i, v := range d.small {
+			d.large[i] = int64(v)
+		}
+		d.small = nil
+	}
+	d.large = append(d.large, id)
+}
+
+// nameIndex holds each job's index into the distinct names: 2 bytes a
+// job while there are at most 65,536 distinct names, else 4.
+type nameIndex struct {
+	small []uint16
+	large []int32
+}
+
+func (x *nameIndex) at(j int) int32 {
+	if x.large != nil {
+		return x.large[j]
+	}
+	return int32(x.small[j])
+}
+
+func (x *nameIndex) add(k int32) {
+	if x.large == nil && k <= math.MaxUint16 {
+		x.small = append(x.small, uint16(k))
+		return
+	}
+	if x.large == nil {
+		x.large = make([]int32, len(x.small), cap(x.small))
+		for i, v := range x.small {
+			x.large[i] = int32(v)
+		}
+		x.small = nil
+	}
+	x.large = append(x.large, k)
 }
 
 // freeAlloc takes back the allocation of job j, which has ended (its
@@ -253,8 +355,6 @@ func (s *Simulator) allocState() {
 	st.idleList = newIdleList(n)
 	st.level = make([]int32, n)
 	st.bootEnd = make([]int64, n)
-	st.allocOf = make([]int32, len(s.jobs))
-	st.startSeq = make([]int32, len(s.jobs))
 	st.order = make([]int, 0, n)
 	st.qslots = newQueueSlots(s.totalSlots)
 	if s.easy && !s.cons {
@@ -315,11 +415,12 @@ func (s *Simulator) RunInto(p policy.Policy, r *Result) error {
 	if s.opt.LeanJobs {
 		r.lean = &leanJobs{jobs: s.jobs, ids: s.ids, start: st.start, end: st.end}
 		st.start, st.end = nil, nil
+		st.allocOf = nil // made again by the next Run: room for what r's reader computes
 		return nil
 	}
 	for j := range r.Jobs {
 		info := &s.jobs[j]
-		r.Jobs[j] = JobRecord{ID: s.ids[j], Submit: info.submit, Start: st.start[j], End: st.end[j], Slots: int(info.slots)}
+		r.Jobs[j] = JobRecord{ID: s.ids.at(j), Submit: info.submit, Start: st.start[j], End: s.jobEnd(j), Slots: int(info.slots)}
 	}
 	return nil
 }
@@ -330,7 +431,13 @@ func (s *Simulator) RunInto(p policy.Policy, r *Result) error {
 func (s *Simulator) prepareRecords() {
 	st := &s.st
 	if st.start == nil {
-		st.start, st.end = make([]int64, len(s.jobs)), make([]int64, len(s.jobs))
+		st.start = make([]int64, len(s.jobs))
+		if s.hasFreqs {
+			st.end = make([]int64, len(s.jobs))
+		}
+	}
+	if st.allocOf == nil {
+		st.allocOf = make([]int32, len(s.jobs))
 	}
 	for j := range st.allocOf {
 		st.allocOf[j] = -1
@@ -367,7 +474,7 @@ func (s *Simulator) makeFuture() error {
 	s.future = make([]policy.FutureJob, len(s.jobs))
 	for i := range s.future {
 		info := &s.jobs[i]
-		s.future[i] = policy.FutureJob{Submit: info.submit, Start: s.st.start[i], End: s.st.end[i], Slots: int(info.slots)}
+		s.future[i] = policy.FutureJob{Submit: info.submit, Start: s.st.start[i], End: s.jobEnd(i), Slots: int(info.slots)}
 	}
 	return nil
 }

@@ -421,12 +421,12 @@ func (s *Simulator) start(qi int) {
 	if st.indexed {
 		st.cands.set(int(j), noSlots, noEst)
 	}
-	st.startSeq[j] = st.seq
+	s.setStartSeq(j)
 	st.seq++
 	st.view.QueuedSlots -= int(info.slots)
 	st.view.QueuedSubmitSum -= info.submit
 	st.view.BusySlots += int(info.slots)
-	st.start[j], st.end[j] = st.now, st.now+run
+	s.recordStart(j, run)
 	st.events.push(jobEnd{t: st.now + run, j: j})
 	if s.easy {
 		s.addEnd(st.now+info.est, j, info.slots)
@@ -577,7 +577,7 @@ func (s *Simulator) end(j int32) {
 	}
 	st.avail += int(s.jobs[j].slots)
 	st.changed = true
-	st.running.removeAt(st.running.find(st.startSeq[j]))
+	st.running.removeAt(st.running.find(s.startSeqOf(j)))
 	s.putAllocation(al)
 	s.freeAlloc(j)
 	st.view.BusySlots -= int(s.jobs[j].slots)

@@ -281,11 +281,11 @@ func (src *jobSource) simulator(cluster sim.Cluster, opt sim.Options, policyName
 	if err != nil {
 		return nil, err
 	}
+	runtime.GC() // the garbage of reading makes room for the replay's buffers
 	s, err := b.Simulator()
 	if err != nil {
 		return nil, fmt.Errorf("tuner: %s: %w", policyName, err)
 	}
-	runtime.GC() // the garbage of reading makes room for the replay
 	return s, nil
 }
 
