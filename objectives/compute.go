@@ -19,6 +19,15 @@ type Scorer struct {
 	scratch []float64
 }
 
+// Reserve makes room for scoring replays of up to jobs jobs, so that
+// Compute allocates nothing for them (a caller short of memory reserves
+// before its heap fills up).
+func (sc *Scorer) Reserve(jobs int) {
+	if cap(sc.scratch) < jobs {
+		sc.scratch = make([]float64, jobs)
+	}
+}
+
 // Compute scores one replay, as the package-level Compute does.
 //
 // QoS is r_(k), k = floor(0.9·n) clamped to n−1, of the sorted wait ratios

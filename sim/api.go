@@ -120,7 +120,7 @@ func (r *Result) NumJobs() int {
 // Options.LeanJobs the record made from the lean ones.
 func (r *Result) Job(i int) JobRecord {
 	if l := r.lean; l != nil {
-		end := l.start[i] + l.jobs[i].run
+		end := l.start[i] + int64(l.jobs[i].run)
 		if l.end != nil {
 			end = l.end[i]
 		}

@@ -37,6 +37,13 @@ func NewBuilder(meta datasets.Meta, c Cluster, opt Options, jobs int) (*Builder,
 	if s.opt.UseRunTime {
 		s.reqs = make([]int64, 0, jobs)
 	}
+	// The first run's records, made now, before reading the trace leaves
+	// its garbage in the heap.
+	s.st.start = make([]int64, jobs)
+	if s.hasFreqs {
+		s.st.end = make([]int64, jobs)
+	}
+	s.st.allocOf = make([]int32, jobs)
 	return &Builder{s: s, index: map[datasets.JobNames]int32{}}, nil
 }
 
@@ -66,12 +73,13 @@ func (b *Builder) Add(j *datasets.Job) error {
 		b.index[key] = k
 		s.jobNames = append(s.jobNames, key)
 	}
-	info := jobInfo{submit: j.Submit, run: j.Run, est: j.Run, slots: j.Procs}
+	// checkReplayJob has checked that 0 ≤ Run, ReqTime ≤ MaxDuration.
+	info := jobInfo{submit: j.Submit, run: uint32(j.Run), est: uint32(j.Run), slots: j.Procs}
 	req := j.Run
 	if j.ReqTime > 0 {
 		req = j.ReqTime
 		if !s.opt.UseRunTime {
-			info.est = req
+			info.est = uint32(req)
 		}
 	}
 	if s.reqs != nil {
@@ -91,6 +99,9 @@ func (b *Builder) Simulator() (*Simulator, error) {
 		return nil, fmt.Errorf("sim: trace %q has no job", s.name)
 	}
 	s.tIni = s.jobs[0].submit
+	if len(s.st.start) != len(s.jobs) { // more or fewer jobs than announced
+		s.st.start, s.st.end, s.st.allocOf = nil, nil, nil
+	}
 	s.allocState()
 	b.index = nil
 	return s, nil

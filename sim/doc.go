@@ -171,7 +171,7 @@
 //
 // # Memory
 //
-// A Simulator keeps of each job 32 bytes (submit, run, estimate, slots)
+// A Simulator keeps of each job 24 bytes (submit, run, estimate, slots)
 // plus its ID (nothing while the IDs are 1..n, else 4 or 8 bytes) and an
 // index into the distinct (user, group, queue, partition) tuples (2
 // bytes, or 4 beyond 65,536 tuples); a run adds its start time, a 4-byte
@@ -180,7 +180,7 @@
 // in memory whole; with Options.LeanJobs Result.Jobs stays nil and
 // Result.Job makes the records, and WriteResultJobsFile writes the jobs
 // file a batch at a time. "ecotune simulate" replays a 5-million-job
-// trace in about 60 bytes a job at peak.
+// trace in about 55 bytes a job at peak.
 //
 // # Performance
 //

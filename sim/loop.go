@@ -188,7 +188,7 @@ func (s *Simulator) submit(t int64) {
 		st.view.QueuedSubmitSum += q.Submit
 		st.qslots.add(int(info.slots))
 		if st.indexed {
-			st.cands.set(int(j), info.slots, info.est)
+			st.cands.set(int(j), info.slots, int64(info.est))
 		}
 		st.feat.Submitted(policy.Arrival{Time: t, Slots: int(info.slots), ReqTime: q.ReqTime})
 		st.schedule = true

@@ -210,7 +210,7 @@ func (s *Simulator) checkEstimates() error {
 		if j < 0 || len(s.jobAllocation(j).nodes) == 0 {
 			return fmt.Errorf("estimated end %d: job %d is not running", k, j)
 		}
-		if want := st.start[j] + s.jobs[j].est; e.t != want || e.slots != s.jobs[j].slots {
+		if want := st.start[j] + int64(s.jobs[j].est); e.t != want || e.slots != s.jobs[j].slots {
 			return fmt.Errorf("estimated end of job %d: %d (%d slots), want %d (%d slots)", j, e.t, e.slots, want, s.jobs[j].slots)
 		}
 		if k > 0 && st.ends[k-1].t < e.t {
@@ -246,7 +246,7 @@ func (s *Simulator) checkExpiries() error {
 	st := &s.st
 	var want, got []int64
 	for j := range s.jobs {
-		if t := st.start[j] + s.jobs[j].est; len(s.jobAllocation(int32(j)).nodes) > 0 && t < s.jobEnd(j) && t > st.now {
+		if t := st.start[j] + int64(s.jobs[j].est); len(s.jobAllocation(int32(j)).nodes) > 0 && t < s.jobEnd(j) && t > st.now {
 			want = append(want, t)
 		}
 	}

@@ -166,6 +166,11 @@ func runSimulate(c *cli.Context) error {
 	if opt.Period == 0 {
 		opt.Period = sim.EveryEvent
 	}
+	// The scores' scratch space is made before the trace is read, as the
+	// simulator's buffers are: big allocations late in a run, in a heap
+	// the reading has fragmented, would need more address space.
+	var scorer objectives.Scorer
+	scorer.Reserve(src.jobs)
 	s, err := src.simulator(cluster, opt, cfg.Name)
 	if err != nil {
 		return err
@@ -188,7 +193,7 @@ func runSimulate(c *cli.Context) error {
 	}
 	rep := simulateReport{
 		Trace: traceName(c, &datasets.Trace{Meta: src.meta}), Rules: c.String("rules"), Policy: cfg.Name, Params: cfg.Params, Scheduler: scheduler,
-		PeriodS: period, Nodes: r.Nodes, Slots: r.Slots, Scores: objectives.Compute(&r),
+		PeriodS: period, Nodes: r.Nodes, Slots: r.Slots, Scores: scorer.Compute(&r),
 		BootFailures: r.BootFailures, IgnoredCommands: r.IgnoredCommands, SimSeconds: elapsed,
 	}
 	if c.Bool("json") {
@@ -201,7 +206,7 @@ func runSimulate(c *cli.Context) error {
 }
 
 // lowGCPercent is the GOGC of loading a trace for simulate and inspect.
-const lowGCPercent = 20
+const lowGCPercent = 10
 
 // A jobSource is the trace simulate replays: its metadata, how many jobs
 // it has (or an upper bound), and its jobs handed over in trace order.
