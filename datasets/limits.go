@@ -89,9 +89,15 @@ func CheckJobs(jobs []Job) error {
 	if len(jobs) > MaxJobs {
 		return fmt.Errorf("%w: %d jobs is more than MaxJobs (%d)", ErrRange, len(jobs), MaxJobs)
 	}
+	return checkJobsFrom(0, jobs)
+}
+
+// checkJobsFrom is CheckJobs on jobs first..first+len(jobs)-1 of a trace,
+// without the count limit.
+func checkJobsFrom(first int64, jobs []Job) error {
 	for i := range jobs {
 		if k, _, err := checkLimits(&jobs[i]); k >= 0 {
-			return fmt.Errorf("job %d (id %d): %s: %w", i, jobs[i].ID, canonicalLimitFields[k], err)
+			return fmt.Errorf("job %d (id %d): %s: %w", first+int64(i), jobs[i].ID, canonicalLimitFields[k], err)
 		}
 	}
 	return nil

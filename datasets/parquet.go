@@ -62,22 +62,44 @@ func closeParquetJobWriter(pw *parquet.GenericWriter[Job], meta Meta) error {
 
 // ReadParquet reads a canonical Parquet trace of size bytes from r. A
 // damaged file is an error, even where the Parquet library would panic.
-func ReadParquet(r io.ReaderAt, size int64) (t *Trace, err error) {
+func ReadParquet(r io.ReaderAt, size int64) (*Trace, error) {
+	t := &Trace{}
+	err := scanParquet(r, size, func(m Meta, rows int64) error {
+		t.Meta = m
+		t.Jobs = make([]Job, 0, min(rows, size))
+		return nil
+	}, func(batch []Job) error {
+		t.Jobs = append(t.Jobs, batch...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// scanParquet reads a canonical Parquet trace of size bytes from r a
+// batch of jobs at a time, in file order, checking what ReadParquet
+// checks: start sees the metadata and the footer's row count before any
+// job, each checked batch then goes to fn (the slice is reused: fn keeps
+// no reference to it). Memory does not grow with the trace. A damaged
+// file is an error, even where the Parquet library would panic.
+func scanParquet(r io.ReaderAt, size int64, start func(Meta, int64) error, fn func([]Job) error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			t, err = nil, fmt.Errorf("parquet: damaged file: %v", p)
+			err = fmt.Errorf("parquet: damaged file: %v", p)
 		}
 	}()
 	if err := checkParquetFooter(r, size); err != nil {
-		return nil, err
+		return err
 	}
 	f, err := parquet.OpenFile(r, size)
 	if err != nil {
-		return nil, fmt.Errorf("parquet: %w", err)
+		return fmt.Errorf("parquet: %w", err)
 	}
 	meta, err := parquetMeta(f)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	// The footer's row count bounds what is read: pages that yield more
 	// rows (run-length encoding makes billions of rows of a few bytes)
@@ -86,9 +108,14 @@ func ReadParquet(r io.ReaderAt, size int64) (t *Trace, err error) {
 	// byte is far beyond any.
 	rows := f.NumRows()
 	if rows < 0 || rows > MaxJobs || rows > 1024*size+4096 {
-		return nil, fmt.Errorf("parquet: the footer says %d rows, more than a file of %d bytes holds: %w", rows, size, ErrRange)
+		return fmt.Errorf("parquet: the footer says %d rows, more than a file of %d bytes holds: %w", rows, size, ErrRange)
 	}
-	jobs := make([]Job, 0, min(rows, size))
+	if err := CheckMachine(int64(meta.Nodes), int64(meta.Procs)); err != nil {
+		return fmt.Errorf("parquet: machine size in the metadata: %w", err)
+	}
+	if err := start(meta, rows); err != nil {
+		return err
+	}
 	pr := parquet.NewGenericReader[Job](f)
 	defer pr.Close()
 	// parquet-go's Read works in proportion to the slice it is given, not
@@ -98,39 +125,63 @@ func ReadParquet(r io.ReaderAt, size int64) (t *Trace, err error) {
 	// (a damaged file that yields a row at a time costs little a row).
 	batch := make([]Job, min(parquetBatch, max(rows, 1)))
 	next := min(len(batch), 64)
+	var done int64
 	for {
 		want := batch[:next]
-		if rest := rows - int64(len(jobs)); rest < int64(len(want)) {
+		if rest := rows - done; rest < int64(len(want)) {
 			want = want[:max(rest, 1)]
 		}
 		n, err := pr.Read(want)
-		jobs = append(jobs, want[:n]...)
-		if int64(len(jobs)) > rows {
-			return nil, fmt.Errorf("parquet: more rows than the footer's %d", rows)
+		if done+int64(n) > rows {
+			return fmt.Errorf("parquet: more rows than the footer's %d", rows)
 		}
+		if cerr := checkJobsFrom(done, want[:n]); cerr != nil {
+			return fmt.Errorf("parquet: %w", cerr)
+		}
+		if n > 0 {
+			if ferr := fn(want[:n]); ferr != nil {
+				return ferr
+			}
+		}
+		done += int64(n)
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("parquet: row %d: %w", len(jobs), err)
+			return fmt.Errorf("parquet: row %d: %w", done, err)
 		}
 		if n == 0 {
-			return nil, fmt.Errorf("parquet: row %d: %w", len(jobs), io.ErrNoProgress)
+			return fmt.Errorf("parquet: row %d: %w", done, io.ErrNoProgress)
 		}
 		if n == len(want) {
 			next = min(2*next, len(batch))
 		}
 	}
-	if int64(len(jobs)) != f.NumRows() {
-		return nil, fmt.Errorf("parquet: %d rows, the footer says %d", len(jobs), f.NumRows())
+	if done != rows {
+		return fmt.Errorf("parquet: %d rows, the footer says %d", done, rows)
 	}
-	if err := CheckMachine(int64(meta.Nodes), int64(meta.Procs)); err != nil {
-		return nil, fmt.Errorf("parquet: machine size in the metadata: %w", err)
+	return nil
+}
+
+// ScanParquetFile reads the canonical Parquet trace at path as
+// ReadParquetFile does, handing it over a batch at a time (see
+// scanParquet): start sees the metadata and the row count, fn each batch
+// of jobs in trace order (a reused slice). Memory does not grow with the
+// trace.
+func ScanParquetFile(path string, start func(Meta, int64) error, fn func([]Job) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
 	}
-	if err := CheckJobs(jobs); err != nil {
-		return nil, fmt.Errorf("parquet: %w", err)
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
 	}
-	return &Trace{Meta: meta, Jobs: jobs}, nil
+	if err := scanParquet(f, st.Size(), start, fn); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 // checkParquetFooter checks the magic bytes and that the footer length
@@ -200,6 +251,12 @@ func WriteParquetFile(path string, t *Trace, force bool) error {
 	return out.Commit()
 }
 
+// IsParquetFile reports whether the file at path starts with the Parquet
+// magic bytes.
+func IsParquetFile(path string) (bool, error) {
+	return isParquetFile(path)
+}
+
 // isParquetFile reports whether the file at path starts with the Parquet
 // magic bytes.
 func isParquetFile(path string) (bool, error) {
@@ -263,4 +320,20 @@ func (a *AtomicFile) Commit() error {
 // Abort closes and removes the temporary file.
 func (a *AtomicFile) Abort() {
 	a.File.Abort()
+}
+
+// ReadParquetFileMeta reads the metadata of the canonical Parquet trace
+// at path, and its row count, without reading the jobs (the footer only).
+func ReadParquetFileMeta(path string) (Meta, int64, error) {
+	var meta Meta
+	var rows int64
+	errStop := errors.New("stop")
+	err := ScanParquetFile(path, func(m Meta, n int64) error {
+		meta, rows = m, n
+		return errStop
+	}, func([]Job) error { return nil })
+	if err != nil && !errors.Is(err, errStop) {
+		return Meta{}, 0, err
+	}
+	return meta, rows, nil
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -64,44 +65,117 @@ type Quantiles struct {
 
 // Inspect computes the statistics of t.
 func Inspect(t *Trace) *Stats {
-	m := t.Meta
-	s := &Stats{
-		Name: m.Name, Format: m.Format, Jobs: len(t.Jobs),
-		Nodes: m.Nodes, Procs: m.Procs, ProcsPerNode: m.ProcsPerNode,
-		Layout:   slices.Clone(m.Layout),
-		TimeZone: m.TimeZone, TZOffset: m.TZOffset,
-		Unknown:  map[string]int64{},
-		Skipped:  orEmptyCounts(m.Skipped),
-		Adjusted: orEmptyCounts(m.Adjusted),
-		Notes:    orEmptyStrings(m.Notes),
+	b := newStatsBuilder(t.Meta, len(t.Jobs))
+	for i := range t.Jobs {
+		b.add(&t.Jobs[i])
 	}
-	if len(t.Jobs) == 0 {
+	return b.finish()
+}
+
+// InspectFile computes the statistics of the trace at path, as Inspect of
+// Open(path, opt) would. A canonical Parquet trace streams: memory holds
+// 12 bytes a job (the job sizes and run times the quantiles need), not
+// the jobs; a raw log is read whole, as Open reads it.
+func InspectFile(path string, opt ReadOptions) (*Stats, error) {
+	isParquet, err := isParquetFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if !isParquet || opt.Format != "" {
+		t, err := Open(path, opt)
+		if err != nil {
+			return nil, err
+		}
+		return Inspect(t), nil
+	}
+	var b *statsBuilder
+	err = ScanParquetFile(path, func(m Meta, rows int64) error {
+		b = newStatsBuilder(m, int(min(rows, fileSize(path))))
+		return nil
+	}, func(batch []Job) error {
+		for i := range batch {
+			b.add(&batch[i])
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b.finish(), nil
+}
+
+// fileSize is the size of the file at path, or 0.
+func fileSize(path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}
+
+// statsBuilder computes Stats job by job, keeping of each job only its
+// size and run time (for the quantiles).
+type statsBuilder struct {
+	s     *Stats
+	m     Meta
+	procs []int32
+	runs  []int64
+	users map[string]struct{}
+	work  float64
+}
+
+func newStatsBuilder(m Meta, jobs int) *statsBuilder {
+	return &statsBuilder{
+		s: &Stats{
+			Name: m.Name, Format: m.Format,
+			Nodes: m.Nodes, Procs: m.Procs, ProcsPerNode: m.ProcsPerNode,
+			Layout:   slices.Clone(m.Layout),
+			TimeZone: m.TimeZone, TZOffset: m.TZOffset,
+			Unknown:  map[string]int64{},
+			Skipped:  orEmptyCounts(m.Skipped),
+			Adjusted: orEmptyCounts(m.Adjusted),
+			Notes:    orEmptyStrings(m.Notes),
+		},
+		m:     m,
+		procs: make([]int32, 0, jobs),
+		runs:  make([]int64, 0, jobs),
+		users: map[string]struct{}{},
+	}
+}
+
+func (b *statsBuilder) add(j *Job) {
+	s := b.s
+	if s.Jobs == 0 {
+		s.First, s.End = j.Submit, math.MinInt64
+	}
+	s.Jobs++
+	b.procs = append(b.procs, j.Procs)
+	b.runs = append(b.runs, j.Run)
+	b.work += float64(j.Procs) * float64(j.Run)
+	s.First = min(s.First, j.Submit)
+	s.End = max(s.End, jobEnd(*j))
+	local := j.Submit + int64(b.m.TZOffset)
+	s.ArrivalsByHour[floorMod(local, 86400)/3600]++
+	s.ArrivalsByWeekday[(floorDiv(local, 86400)+4)%7]++ // 1 Jan 1970 was a Thursday
+	if _, ok := b.users[j.User]; !ok {
+		b.users[j.User] = struct{}{}
+	}
+	s.countUnknown(*j)
+}
+
+func (b *statsBuilder) finish() *Stats {
+	s := b.s
+	if s.Jobs == 0 {
 		return s
 	}
-	procs := make([]int64, len(t.Jobs))
-	runs := make([]int64, len(t.Jobs))
-	users := map[string]struct{}{}
-	var work float64
-	s.First, s.End = t.Jobs[0].Submit, math.MinInt64
-	for i, j := range t.Jobs {
-		procs[i], runs[i] = int64(j.Procs), j.Run
-		work += float64(j.Procs) * float64(j.Run)
-		s.First = min(s.First, j.Submit)
-		s.End = max(s.End, jobEnd(j))
-		local := j.Submit + int64(m.TZOffset)
-		s.ArrivalsByHour[floorMod(local, 86400)/3600]++
-		s.ArrivalsByWeekday[(floorDiv(local, 86400)+4)%7]++ // 1 Jan 1970 was a Thursday
-		users[j.User] = struct{}{}
-		s.countUnknown(j)
-	}
-	delete(users, "")
-	s.Users = len(users)
+	delete(b.users, "")
+	s.Users = len(b.users)
 	s.SpanS = s.End - s.First
-	if m.Procs > 0 && s.SpanS > 0 {
-		s.Utilization = work / (float64(m.Procs) * float64(s.SpanS))
+	if b.m.Procs > 0 && s.SpanS > 0 {
+		s.Utilization = b.work / (float64(b.m.Procs) * float64(s.SpanS))
 	}
-	s.ProcsQuantiles = quantiles(procs)
-	s.RunQuantiles = quantiles(runs)
+	s.ProcsQuantiles = quantiles(b.procs)
+	s.RunQuantiles = quantiles(b.runs)
 	return s
 }
 
@@ -140,19 +214,19 @@ func floorDiv(a, b int64) int64 {
 func floorMod(a, b int64) int64 { return a - floorDiv(a, b)*b }
 
 // quantiles sorts v and summarises it.
-func quantiles(v []int64) Quantiles {
+func quantiles[T int32 | int64](v []T) Quantiles {
 	slices.Sort(v)
 	rank := func(q float64) int64 {
 		i := int(math.Ceil(q*float64(len(v)))) - 1
-		return v[min(max(i, 0), len(v)-1)]
+		return int64(v[min(max(i, 0), len(v)-1)])
 	}
 	var sum float64
 	for _, x := range v {
 		sum += float64(x)
 	}
 	return Quantiles{
-		Min: v[0], P10: rank(0.10), P25: rank(0.25), P50: rank(0.50),
-		P75: rank(0.75), P90: rank(0.90), P99: rank(0.99), Max: v[len(v)-1],
+		Min: int64(v[0]), P10: rank(0.10), P25: rank(0.25), P50: rank(0.50),
+		P75: rank(0.75), P90: rank(0.90), P99: rank(0.99), Max: int64(v[len(v)-1]),
 		Mean: sum / float64(len(v)),
 	}
 }

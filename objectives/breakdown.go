@@ -67,11 +67,11 @@ func Partitions(r *sim.Result) []PartitionScores {
 // holds s·Nodes/Slots nodes, which is exact when every node has as many
 // slots.
 func Breakdown(r *sim.Result, keys []string) ([]GroupScores, error) {
-	if len(keys) != len(r.Jobs) {
-		return nil, fmt.Errorf("objectives: %d keys for %d jobs", len(keys), len(r.Jobs))
+	if len(keys) != r.NumJobs() {
+		return nil, fmt.Errorf("objectives: %d keys for %d jobs", len(keys), r.NumJobs())
 	}
-	if r.Placements != nil && len(r.Placements) != len(r.Jobs) {
-		return nil, fmt.Errorf("objectives: %d placements for %d jobs", len(r.Placements), len(r.Jobs))
+	if r.Placements != nil && len(r.Placements) != r.NumJobs() {
+		return nil, fmt.Errorf("objectives: %d placements for %d jobs", len(r.Placements), r.NumJobs())
 	}
 	members := map[string][]int{}
 	for i, k := range keys {
@@ -90,7 +90,7 @@ func Breakdown(r *sim.Result, keys []string) ([]GroupScores, error) {
 		ratios, waits = ratios[:0], waits[:0]
 		var waitSum, nodeSec float64
 		for _, i := range idx {
-			j := r.Jobs[i]
+			j := r.Job(i)
 			wait, run := j.Start-j.Submit, j.End-j.Start
 			waitSum += float64(wait)
 			g.MaxWait = max(g.MaxWait, wait)

@@ -19,6 +19,15 @@ type Scorer struct {
 	scratch []float64
 }
 
+// Reserve makes room for scoring replays of up to jobs jobs, so that
+// Compute allocates nothing for them (a caller short of memory reserves
+// before its heap fills up).
+func (sc *Scorer) Reserve(jobs int) {
+	if cap(sc.scratch) < jobs {
+		sc.scratch = make([]float64, jobs)
+	}
+}
+
 // Compute scores one replay, as the package-level Compute does.
 //
 // QoS is r_(k), k = floor(0.9·n) clamped to n−1, of the sorted wait ratios
@@ -26,7 +35,7 @@ type Scorer struct {
 // gonum's empirical quantile. The median wait of an even number of jobs is
 // the mean of the two middle waits. With no job every score is 0.
 func (sc *Scorer) Compute(r *sim.Result) Scores {
-	n := len(r.Jobs)
+	n := r.NumJobs()
 	s := Scores{
 		Jobs:             n,
 		OffNodeSeconds:   r.OffNodeSeconds,
@@ -45,7 +54,8 @@ func (sc *Scorer) Compute(r *sim.Result) Scores {
 	}
 	buf := sc.scratch[:n]
 	var waitSum, slowSum float64
-	for i, j := range r.Jobs {
+	for i := range n {
+		j := r.Job(i)
 		wait, run := j.Start-j.Submit, j.End-j.Start
 		waitSum += float64(wait)
 		s.MaxWait = max(s.MaxWait, wait)
@@ -55,7 +65,8 @@ func (sc *Scorer) Compute(r *sim.Result) Scores {
 	s.MeanWait = waitSum / float64(n)
 	s.BoundedSlowdown = slowSum / float64(n)
 	s.QoSP90 = kth(buf, min(9*n/10, n-1))
-	for i, j := range r.Jobs {
+	for i := range n {
+		j := r.Job(i)
 		buf[i] = float64(j.Start - j.Submit)
 	}
 	s.MedianWait = kth(buf, n/2)

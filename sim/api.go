@@ -65,6 +65,10 @@ type Options struct {
 	Seed         int64
 	Timeline     bool // record node-state changes and requested/powered slots
 	JobNodes     bool // record where each job ran (Result.Placements)
+	// LeanJobs leaves Result.Jobs nil: Result.Job gives the records,
+	// made from 16 bytes a job (the start and end times) and the
+	// simulator's jobs, instead of 40. For replays of millions of jobs.
+	LeanJobs bool
 }
 
 // JobRecord is what happened to one job.
@@ -120,6 +124,8 @@ type Result struct {
 	// no partitions.
 	Partitions   []PartitionResult
 	JobPartition []int32
+
+	lean *leanJobs // the records with Options.LeanJobs
 }
 
 // PartitionResult is one partition's share of a partitioned replay: its
@@ -133,6 +139,37 @@ type PartitionResult struct {
 	Reconfigurations   int64
 	Boots, Shutdowns   int64
 	EnergyWh           float64
+}
+
+// leanJobs are the job records of a replay with Options.LeanJobs: the
+// simulator's jobs (never changed after New) and the times the replay
+// recorded.
+type leanJobs struct {
+	jobs       []jobInfo
+	ids        jobIDs
+	start, end []int64 // end only with frequency levels, else start + run
+}
+
+// NumJobs is the number of jobs replayed: len(r.Jobs), or with
+// Options.LeanJobs the number of lean records.
+func (r *Result) NumJobs() int {
+	if r.lean != nil {
+		return len(r.lean.start)
+	}
+	return len(r.Jobs)
+}
+
+// Job returns the record of job i, in trace order: r.Jobs[i], or with
+// Options.LeanJobs the record made from the lean ones.
+func (r *Result) Job(i int) JobRecord {
+	if l := r.lean; l != nil {
+		end := l.start[i] + int64(l.jobs[i].run)
+		if l.end != nil {
+			end = l.end[i]
+		}
+		return JobRecord{ID: l.ids.at(i), Submit: l.jobs[i].submit, Start: l.start[i], End: end, Slots: int(l.jobs[i].slots)}
+	}
+	return r.Jobs[i]
 }
 
 // Change is one node-state change.

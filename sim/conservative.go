@@ -95,7 +95,7 @@ func (s *Simulator) conservativeBackfill() {
 			s.addOffNodes()
 			extended = true
 		}
-		i := p.place(n, info.est)
+		i := p.place(n, int64(info.est))
 		if i == 0 && n <= st.avail {
 			s.start(qi)
 			p.fewest = append(p.fewest[:qi], p.fewest[qi+1:]...)

@@ -97,38 +97,82 @@ func (r *Result) PartitionOf(i int, j *datasets.Job) string {
 // JobRows joins a replay of tr with the trace's jobs, in trace order.
 // Nodes is empty unless the replay recorded placements (Options.JobNodes).
 func JobRows(tr *datasets.Trace, r *Result) ([]JobRow, error) {
-	if len(r.Jobs) != len(tr.Jobs) {
-		return nil, fmt.Errorf("sim: %d job records for a trace of %d jobs", len(r.Jobs), len(tr.Jobs))
+	if r.NumJobs() != len(tr.Jobs) {
+		return nil, fmt.Errorf("sim: %d job records for a trace of %d jobs", r.NumJobs(), len(tr.Jobs))
 	}
-	rows := make([]JobRow, len(r.Jobs))
+	rows := make([]JobRow, r.NumJobs())
 	var b strings.Builder
-	for i, rec := range r.Jobs {
+	for i := range rows {
 		j := &tr.Jobs[i]
-		b.Reset()
-		if r.Placements != nil {
-			for k, n := range r.Placements[i].Nodes {
-				if k > 0 {
-					b.WriteByte(' ')
-				}
-				b.WriteString(r.NodeNames[n])
-			}
-		}
-		rows[i] = JobRow{
-			JobID: rec.ID, User: j.User, Group: j.Group, Partition: r.PartitionOf(i, j),
-			Submit: rec.Submit, Start: rec.Start, End: rec.End, WaitS: rec.Start - rec.Submit, RunS: rec.End - rec.Start,
-			Slots: int64(rec.Slots), Nodes: b.String(),
-		}
+		rows[i] = jobRow(r, i, j.User, j.Group, r.PartitionOf(i, j), &b)
 	}
 	return rows, nil
+}
+
+// jobRow is the row of job i of replay r, whose names are given.
+func jobRow(r *Result, i int, user, group, partition string, b *strings.Builder) JobRow {
+	rec := r.Job(i)
+	b.Reset()
+	if r.Placements != nil {
+		for k, n := range r.Placements[i].Nodes {
+			if k > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(r.NodeNames[n])
+		}
+	}
+	return JobRow{
+		JobID: rec.ID, User: user, Group: group, Partition: partition,
+		Submit: rec.Submit, Start: rec.Start, End: rec.End, WaitS: rec.Start - rec.Submit, RunS: rec.End - rec.Start,
+		Slots: int64(rec.Slots), Nodes: b.String(),
+	}
+}
+
+// WriteResultJobsFile writes to path what WriteJobsFile writes of
+// JobRows, for a replay r by s (whose jobs name the rows' user, group
+// and partition), making the rows a batch at a time: memory does not grow
+// with the trace.
+func WriteResultJobsFile(path string, s *Simulator, r *Result, force bool) error {
+	if r.NumJobs() != len(s.jobs) {
+		return fmt.Errorf("sim: %d job records for a trace of %d jobs", r.NumJobs(), len(s.jobs))
+	}
+	var b strings.Builder
+	rows := func(i int, row *JobRow) {
+		nm := s.JobNames(i)
+		part := NamesPartition(nm)
+		if r.JobPartition != nil {
+			part = r.Partitions[r.JobPartition[i]].Name
+		}
+		*row = jobRow(r, i, nm.User, nm.Group, part, &b)
+	}
+	return writeJobsFile(path, len(s.jobs), rows, force)
+}
+
+// NamesPartition is JobPartition of a job with these names.
+func NamesPartition(nm *datasets.JobNames) string {
+	switch {
+	case nm.Partition != "":
+		return nm.Partition
+	case nm.Queue != "":
+		return nm.Queue
+	}
+	return DefaultPartition
 }
 
 // WriteJobsCSV writes rows as CSV with a header line (RFC 4180 quoting
 // of fields that need it).
 func WriteJobsCSV(w io.Writer, rows []JobRow) error {
+	return writeJobsCSV(w, len(rows), func(i int, r *JobRow) { *r = rows[i] })
+}
+
+// writeJobsCSV is WriteJobsCSV of n rows, row i made by row.
+func writeJobsCSV(w io.Writer, n int, row func(int, *JobRow)) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString(strings.Join(jobsHeader, ",") + "\n")
 	var buf []byte
-	for _, r := range rows {
+	var r JobRow
+	for i := range n {
+		row(i, &r)
 		buf = strconv.AppendInt(buf[:0], r.JobID, 10)
 		for _, f := range []string{r.User, r.Group, r.Partition} {
 			buf = append(buf, ',')
@@ -168,10 +212,36 @@ func WriteJobsParquet(w io.Writer, rows []JobRow) error {
 	return pw.Close()
 }
 
+// writeJobsParquet is WriteJobsParquet of n rows, row i made by row,
+// handed to the writer a batch at a time.
+func writeJobsParquet(w io.Writer, n int, row func(int, *JobRow)) error {
+	pw := parquet.NewGenericWriter[JobRow](w)
+	batch := make([]JobRow, 0, min(n, jobsBatch))
+	for i := range n {
+		batch = batch[:len(batch)+1]
+		row(i, &batch[len(batch)-1])
+		if len(batch) == cap(batch) || i == n-1 {
+			if _, err := pw.Write(batch); err != nil {
+				return err
+			}
+			batch = batch[:0]
+		}
+	}
+	return pw.Close()
+}
+
+// jobsBatch is how many rows writeJobsParquet hands the writer at a time.
+const jobsBatch = 4096
+
 // WriteJobsFile writes rows to path, as Parquet when path ends in
 // .parquet and CSV otherwise, atomically; an existing path is replaced
 // only with force.
 func WriteJobsFile(path string, rows []JobRow, force bool) error {
+	return writeJobsFile(path, len(rows), func(i int, r *JobRow) { *r = rows[i] }, force)
+}
+
+// writeJobsFile is WriteJobsFile of n rows, row i made by row.
+func writeJobsFile(path string, n int, row func(int, *JobRow), force bool) error {
 	if !force {
 		if _, err := os.Stat(path); err == nil {
 			return fmt.Errorf("sim: jobs file %s: %w", path, ErrExists)
@@ -179,9 +249,9 @@ func WriteJobsFile(path string, rows []JobRow, force bool) error {
 	}
 	err := atomicfile.Write(path, atomicfile.Options{}, func(w io.Writer) error {
 		if strings.EqualFold(filepath.Ext(path), ".parquet") {
-			return WriteJobsParquet(w, rows)
+			return writeJobsParquet(w, n, row)
 		}
-		return WriteJobsCSV(w, rows)
+		return writeJobsCSV(w, n, row)
 	})
 	if err != nil {
 		return fmt.Errorf("sim: jobs file %s: %w", path, err)

@@ -69,42 +69,54 @@ func checkModelTimes(on, off int64) error {
 	return nil
 }
 
-// checkReplayJobs checks the jobs of tr for a cluster of totalSlots slots: each
-// can be replayed, they are sorted by submit time, they are within the
-// limits and their span (see MaxSpan) is bounded. It allocates nothing.
+// checkReplayJob checks job j, the n-th of a trace (from 0), for a
+// cluster of totalSlots slots, after the jobs before it: it can be
+// replayed, it comes in submit order (prev is the job before), it is
+// within the limits, and span, the run times so far (it adds j's), stays
+// within MaxSpan from first, the first submit time. It allocates nothing.
+func checkReplayJob(name string, n int, j *datasets.Job, prevID, prevSubmit, first int64, span *int64, totalSlots int) error {
+	switch {
+	case n >= datasets.MaxJobs:
+		return fmt.Errorf("sim: trace %q has %d jobs, more than the limit, %d", name, n+1, datasets.MaxJobs)
+	case j.Procs == datasets.Unknown || j.Run == datasets.Unknown:
+		return fmt.Errorf("sim: job %d: unknown processors or run time (the trace must drop such jobs)", j.ID)
+	case j.Procs < 1:
+		return fmt.Errorf("sim: job %d needs %d slots: must be at least 1", j.ID, j.Procs)
+	case j.Run < 0:
+		return fmt.Errorf("sim: job %d: run time %d is negative", j.ID, j.Run)
+	case int(j.Procs) > totalSlots:
+		return fmt.Errorf("sim: job %d needs %d slots, cluster has %d", j.ID, j.Procs, totalSlots)
+	case n > 0 && j.Submit < prevSubmit:
+		return fmt.Errorf("sim: job %d: submitted at %d before job %d at %d: the trace must be sorted by submit time", j.ID, j.Submit, prevID, prevSubmit)
+	case j.Submit < 0 || j.Submit > datasets.MaxTime:
+		return fmt.Errorf("sim: job %d: submit time %d is outside 0..%d (2200-01-01 00:00 UTC)", j.ID, j.Submit, datasets.MaxTime)
+	case j.Run > datasets.MaxDuration:
+		return fmt.Errorf("sim: job %d: run time %d s is more than the limit, %d s (100 years)", j.ID, j.Run, datasets.MaxDuration)
+	case j.ReqTime > datasets.MaxDuration:
+		return fmt.Errorf("sim: job %d: requested time %d s is more than the limit, %d s (100 years)", j.ID, j.ReqTime, datasets.MaxDuration)
+	}
+	*span += j.Run // ≤ 2^38 + 2^32 before the check below: no overflow
+	if *span+j.Submit-first > MaxSpan {
+		return fmt.Errorf("sim: trace %q reaches beyond %d s (about 8,700 years) after its first submission by job %d, with the jobs run one after another: it cannot be replayed in bounded work", name, MaxSpan, j.ID)
+	}
+	return nil
+}
+
+// checkReplayJobs checks every job of tr as Builder.Add does, and that tr
+// has a job: the whole-trace check of a partitioned replay, whose
+// partitions' simulators then see their own jobs only.
 func checkReplayJobs(tr *datasets.Trace, totalSlots int) error {
-	jobs := tr.Jobs
-	if len(jobs) == 0 {
+	if len(tr.Jobs) == 0 {
 		return fmt.Errorf("sim: trace %q has no job", tr.Meta.Name)
 	}
-	if len(jobs) > datasets.MaxJobs {
-		return fmt.Errorf("sim: trace %q has %d jobs, more than the limit, %d", tr.Meta.Name, len(jobs), datasets.MaxJobs)
-	}
-	span := int64(0)
-	for i := range jobs {
-		j := &jobs[i]
-		switch {
-		case j.Procs == datasets.Unknown || j.Run == datasets.Unknown:
-			return fmt.Errorf("sim: job %d: unknown processors or run time (the trace must drop such jobs)", j.ID)
-		case j.Procs < 1:
-			return fmt.Errorf("sim: job %d needs %d slots: must be at least 1", j.ID, j.Procs)
-		case j.Run < 0:
-			return fmt.Errorf("sim: job %d: run time %d is negative", j.ID, j.Run)
-		case int(j.Procs) > totalSlots:
-			return fmt.Errorf("sim: job %d needs %d slots, cluster has %d", j.ID, j.Procs, totalSlots)
-		case i > 0 && j.Submit < jobs[i-1].Submit:
-			return fmt.Errorf("sim: job %d: submitted at %d before job %d at %d: the trace must be sorted by submit time", j.ID, j.Submit, jobs[i-1].ID, jobs[i-1].Submit)
-		case j.Submit < 0 || j.Submit > datasets.MaxTime:
-			return fmt.Errorf("sim: job %d: submit time %d is outside 0..%d (2200-01-01 00:00 UTC)", j.ID, j.Submit, datasets.MaxTime)
-		case j.Run > datasets.MaxDuration:
-			return fmt.Errorf("sim: job %d: run time %d s is more than the limit, %d s (100 years)", j.ID, j.Run, datasets.MaxDuration)
-		case j.ReqTime > datasets.MaxDuration:
-			return fmt.Errorf("sim: job %d: requested time %d s is more than the limit, %d s (100 years)", j.ID, j.ReqTime, datasets.MaxDuration)
+	var prevID, prevSubmit, span int64
+	first := tr.Jobs[0].Submit
+	for i := range tr.Jobs {
+		j := &tr.Jobs[i]
+		if err := checkReplayJob(tr.Meta.Name, i, j, prevID, prevSubmit, first, &span, totalSlots); err != nil {
+			return err
 		}
-		span += j.Run // ≤ 2^38 + 2^32 before the check below: no overflow
-		if span+j.Submit-jobs[0].Submit > MaxSpan {
-			return fmt.Errorf("sim: trace %q reaches beyond %d s (about 8,700 years) after its first submission by job %d, with the jobs run one after another: it cannot be replayed in bounded work", tr.Meta.Name, MaxSpan, j.ID)
-		}
+		prevID, prevSubmit = j.ID, j.Submit
 	}
 	return nil
 }

@@ -185,16 +185,15 @@ func (s *Simulator) submit(t int64) {
 			st.nextSubmit = s.jobs[st.nextJob].submit
 		}
 		info := &s.jobs[j]
-		q := &s.queued[j]
-		st.res.Jobs[j] = JobRecord{ID: q.ID, Submit: t, Slots: q.Slots}
-		st.queue.push(j, q)
+		q := s.queuedJob(j)
+		st.queue.push(j, &q)
 		st.view.QueuedSlots += int(info.slots)
 		st.view.QueuedSubmitSum += q.Submit
 		st.qslots.add(int(info.slots))
 		if st.indexed {
-			st.cands.set(int(j), info.slots, info.est)
+			st.cands.set(int(j), info.slots, int64(info.est))
 		}
-		st.feat.Submitted(policy.Arrival{Time: t, Slots: int(info.slots), ReqTime: info.req})
+		st.feat.Submitted(policy.Arrival{Time: t, Slots: int(info.slots), ReqTime: q.ReqTime})
 		st.schedule = true
 		st.changed = true
 	}

@@ -250,7 +250,9 @@ func NewPartitioned(tr *datasets.Trace, c Cluster, opt Options) (*Partitioned, e
 			pt.jobs = append(pt.jobs, int32(i))
 			subTr.Jobs = append(subTr.Jobs, *j)
 		}
-		s, err := newSimulator(subTr, sub, opt, false)
+		subOpt := opt
+		subOpt.LeanJobs = false // combine reads each partition's records
+		s, err := newSimulator(subTr, sub, subOpt, true)
 		if err != nil {
 			return nil, err
 		}

@@ -90,9 +90,9 @@ func (s *Simulator) checkInvariants() error {
 	perNode := make([]int, len(v.Nodes))
 	busy := 0
 	jobOf := map[int32]int32{} // start rank (the running list's key) → job
-	for j, al := range st.alloc {
-		if len(al.nodes) > 0 {
-			jobOf[st.startSeq[j]] = int32(j)
+	for j := range s.jobs {
+		if len(s.jobAllocation(int32(j)).nodes) > 0 {
+			jobOf[s.startSeqOf(int32(j))] = int32(j)
 		}
 	}
 	for k, seq := range st.running.keys[st.running.head:st.running.tail] {
@@ -105,9 +105,10 @@ func (s *Simulator) checkInvariants() error {
 			return fmt.Errorf("job %d started at %d before its submit %d", rj.ID, rj.Start, s.jobs[j].submit)
 		}
 		sum := int32(0)
-		for x, i := range st.alloc[j].nodes {
-			perNode[i] += int(st.alloc[j].counts[x])
-			sum += st.alloc[j].counts[x]
+		al := s.jobAllocation(j)
+		for x, i := range al.nodes {
+			perNode[i] += int(al.counts[x])
+			sum += al.counts[x]
 			if v.Nodes[i].State != policy.Busy {
 				return fmt.Errorf("job %d runs on node %d in state %v", rj.ID, i, v.Nodes[i].State)
 			}
@@ -196,8 +197,8 @@ func (s *Simulator) checkQueueSlots() error {
 func (s *Simulator) checkEstimates() error {
 	st := &s.st
 	running := 0
-	for j := range st.alloc {
-		if len(st.alloc[j].nodes) > 0 {
+	for j := range s.jobs {
+		if len(s.jobAllocation(int32(j)).nodes) > 0 {
 			running++
 		}
 	}
@@ -206,10 +207,10 @@ func (s *Simulator) checkEstimates() error {
 	}
 	for k, e := range st.ends {
 		j := e.id
-		if j < 0 || len(st.alloc[j].nodes) == 0 {
+		if j < 0 || len(s.jobAllocation(j).nodes) == 0 {
 			return fmt.Errorf("estimated end %d: job %d is not running", k, j)
 		}
-		if want := st.res.Jobs[j].Start + s.jobs[j].est; e.t != want || e.slots != s.jobs[j].slots {
+		if want := st.start[j] + int64(s.jobs[j].est); e.t != want || e.slots != s.jobs[j].slots {
 			return fmt.Errorf("estimated end of job %d: %d (%d slots), want %d (%d slots)", j, e.t, e.slots, want, s.jobs[j].slots)
 		}
 		if k > 0 && st.ends[k-1].t < e.t {
@@ -244,9 +245,8 @@ func (s *Simulator) checkEstimates() error {
 func (s *Simulator) checkExpiries() error {
 	st := &s.st
 	var want, got []int64
-	for j := range st.alloc {
-		r := &st.res.Jobs[j]
-		if t := r.Start + s.jobs[j].est; len(st.alloc[j].nodes) > 0 && t < r.End && t > st.now {
+	for j := range s.jobs {
+		if t := st.start[j] + int64(s.jobs[j].est); len(s.jobAllocation(int32(j)).nodes) > 0 && t < s.jobEnd(j) && t > st.now {
 			want = append(want, t)
 		}
 	}
@@ -651,4 +651,13 @@ type endsWatcher struct {
 func (w *endsWatcher) Decide(v *policy.View, d *policy.Decision) {
 	w.longest = max(w.longest, len(w.s.st.ends))
 	w.observer.Decide(v, d)
+}
+
+// jobAllocation is where job j runs, or an empty allocation when it does
+// not run.
+func (s *Simulator) jobAllocation(j int32) allocation {
+	if h := s.st.allocOf[j]; h >= 0 {
+		return s.st.alloc[h]
+	}
+	return allocation{}
 }

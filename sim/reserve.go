@@ -20,14 +20,14 @@ type reservation struct {
 // setReservations keeps the trace's reservations whose job it holds; a
 // reservation ending before it starts, or outside the time limits, is an
 // error.
-func (s *Simulator) setReservations() error {
-	rs := s.tr.Meta.Reservations
+func (s *Simulator) setReservations(meta *datasets.Meta) error {
+	rs := meta.Reservations
 	if len(rs) == 0 {
 		return nil
 	}
-	ids := make(map[int64]bool, len(s.tr.Jobs))
-	for i := range s.tr.Jobs {
-		ids[s.tr.Jobs[i].ID] = true
+	ids := make(map[int64]bool, len(s.jobs))
+	for i := range s.jobs {
+		ids[s.ids.at(i)] = true
 	}
 	lead := int64(0)
 	for _, g := range s.groups {
@@ -40,7 +40,7 @@ func (s *Simulator) setReservations() error {
 	for i, r := range rs {
 		if r.Start < 0 || r.Start > datasets.MaxTime || r.End < r.Start || r.End-r.Start > datasets.MaxDuration {
 			return fmt.Errorf("sim: trace %q: reservation %d (job %d): window [%d, %d) is not within 0..%d and at most %d s long",
-				s.tr.Meta.Name, i, r.JobID, r.Start, r.End, datasets.MaxTime, datasets.MaxDuration)
+				meta.Name, i, r.JobID, r.Start, r.End, datasets.MaxTime, datasets.MaxDuration)
 		}
 		if !ids[r.JobID] || r.Procs < 1 {
 			continue

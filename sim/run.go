@@ -27,14 +27,21 @@ const never int64 = math.MaxInt64
 // with jobs waiting and nothing else pending, end a run with an error.
 const stuckConsults = 100_000
 
-// jobInfo is what the simulator needs of one trace job.
+// jobInfo is what the simulator needs of one trace job. The requested
+// time shown to policies (run time when unknown) is est, except with
+// Options.UseRunTime (see Simulator.req).
+//
+// Durations are uint32: they are at most datasets.MaxDuration (checked
+// when the job is added), so that a job takes 24 bytes, not 32.
 type jobInfo struct {
 	submit int64
-	run    int64 // logged run time at nominal speed
-	est    int64 // run-time estimate the backfilling scheduler uses
-	req    int64 // requested time shown to policies (run time when unknown)
+	run    uint32 // logged run time at nominal speed
+	est    uint32 // run-time estimate the backfilling scheduler uses
 	slots  int32
 }
+
+// Every duration fits in jobInfo's uint32 (a compile-time check).
+const _ = uint32(datasets.MaxDuration)
 
 // allocation is where a running job runs: nodes[i] holds counts[i] of its slots.
 type allocation struct {
@@ -46,7 +53,6 @@ type allocation struct {
 // between runs, so repeated runs do not allocate; one Simulator must not
 // run two policies at once (make one per goroutine).
 type Simulator struct {
-	tr     *datasets.Trace
 	opt    Options
 	period int64
 	ticks  divisor // by period, when positive
@@ -55,8 +61,14 @@ type Simulator struct {
 	easy   bool // a backfilling scheduler: EASY or conservative
 	cons   bool // conservative backfilling
 
+	// The jobs: 32 + 12 bytes each (+ 8 with UseRunTime), the
+	// trace's only copy a replay keeps.
 	jobs       []jobInfo
-	queued     []policy.QueuedJob // each job as it enters the queue
+	ids        jobIDs              // job IDs
+	jobName    nameIndex           // index into jobNames
+	jobNames   []datasets.JobNames // distinct user, group, queue, partition
+	reqs       []int64             // requested times when they differ from est (UseRunTime), else nil
+	name       string              // the trace's name
 	groups     []policy.Group
 	nodeGroup  []int32
 	nodeSlots  []int32
@@ -88,19 +100,22 @@ type state struct {
 	due        []uint64          // scratch: order keys of the transitions ending now
 	queue      seqList[policy.QueuedJob]
 	running    seqList[policy.RunningJob]
-	ends       []endEntry // EASY: running jobs by estimated end, latest first
-	boots      bootEnds   // EASY: booting nodes by expected end
-	expiries   expiries   // EASY: overrun estimates' expiry times
-	plan       profile    // conservative: the free slots planned over time
-	resv       []endEntry // EASY: scratch for offReservation
-	freeSet    bitset     // Idle or Busy nodes with a free slot (Slots − BusySlots in the view)
-	idleList   idleList   // Idle nodes by IdleSince, then ID
-	avail      int        // Σ free over Idle and Busy nodes
-	level      []int32    // sleep level a shutting-down node is entering
-	bootEnd    []int64    // when a booting node is expected up
-	alloc      []allocation
+	ends       []endEntry       // EASY: running jobs by estimated end, latest first
+	boots      bootEnds         // EASY: booting nodes by expected end
+	expiries   expiries         // EASY: overrun estimates' expiry times
+	plan       profile          // conservative: the free slots planned over time
+	resv       []endEntry       // EASY: scratch for offReservation
+	freeSet    bitset           // Idle or Busy nodes with a free slot (Slots − BusySlots in the view)
+	idleList   idleList         // Idle nodes by IdleSince, then ID
+	avail      int              // Σ free over Idle and Busy nodes
+	level      []int32          // sleep level a shutting-down node is entering
+	bootEnd    []int64          // when a booting node is expected up
+	alloc      []allocation     // where running jobs run, by handle (allocOf)
+	allocOf    []int32          // per job: its handle in alloc while it runs
+	freeAllocs []int32          // handles of alloc not in use
 	pools      [64][]allocation // free allocations by size class
-	startSeq   []int32          // per job: rank in start order (its key in running)
+	allocSeq   []int32          // by allocation handle: its job's rank in start order (its key in running)
+	start, end []int64          // per job: when it started and ended (Result.Job); end only with frequencies (else start + run)
 	seq        int32
 	cands      candidates // EASY: queued jobs by slots and estimate
 	scanned    scanMemo   // EASY: what the last backfill scan found
@@ -138,30 +153,22 @@ func New(tr *datasets.Trace, c Cluster, opt Options) (*Simulator, error) {
 	if len(c.Partitions) > 0 {
 		return nil, fmt.Errorf("sim: cluster %q has %d partitions: replay it with NewPartitioned", c.Name, len(c.Partitions))
 	}
-	return newSimulator(tr, c, opt, true)
+	return newSimulator(tr, c, opt, false)
 }
 
-// newSimulator is New for a valid cluster; checkJobs checks the trace's
-// jobs (a partition's, checked with the whole trace, may be none).
-func newSimulator(tr *datasets.Trace, c Cluster, opt Options, checkJobs bool) (*Simulator, error) {
-	s := &Simulator{tr: tr, opt: opt, tz: int64(tr.Meta.TZOffset), indexFrom: indexFrom, indexUntil: indexUntil}
-	if err := s.setOptions(); err != nil {
+// newSimulator is New for a valid cluster without partitions; a
+// partition's simulator (allowEmpty) may have no job.
+func newSimulator(tr *datasets.Trace, c Cluster, opt Options, allowEmpty bool) (*Simulator, error) {
+	b, err := NewBuilder(tr.Meta, c, opt, len(tr.Jobs))
+	if err != nil {
 		return nil, err
 	}
-	if checkJobs {
-		if err := checkReplayJobs(tr, c.Slots()); err != nil {
+	for i := range tr.Jobs {
+		if err := b.Add(&tr.Jobs[i]); err != nil {
 			return nil, err
 		}
 	}
-	s.setCluster(c)
-	if err := s.setJobs(); err != nil {
-		return nil, err
-	}
-	if err := s.setReservations(); err != nil {
-		return nil, err
-	}
-	s.allocState()
-	return s, nil
+	return b.build(allowEmpty)
 }
 
 func (s *Simulator) setOptions() error {
@@ -215,26 +222,147 @@ func (s *Simulator) setCluster(c Cluster) {
 	}
 }
 
-func (s *Simulator) setJobs() error {
-	jobs := s.tr.Jobs // checked by checkReplayJobs
-	s.jobs = make([]jobInfo, len(jobs))
-	s.queued = make([]policy.QueuedJob, len(jobs))
-	if len(jobs) > 0 {
-		s.tIni = jobs[0].Submit
+// req is job j's requested time as policies see it: its requested time,
+// or its run time when the log has none.
+func (s *Simulator) req(j int32) int64 {
+	if s.reqs != nil {
+		return s.reqs[j]
 	}
-	for i := range jobs {
-		j := &jobs[i]
-		info := jobInfo{submit: j.Submit, run: j.Run, est: j.Run, req: j.Run, slots: j.Procs}
-		if j.ReqTime > 0 {
-			info.req = j.ReqTime
-			if !s.opt.UseRunTime {
-				info.est = j.ReqTime
-			}
+	return int64(s.jobs[j].est)
+}
+
+// queuedJob is job j as it enters the queue.
+func (s *Simulator) queuedJob(j int32) policy.QueuedJob {
+	info := &s.jobs[j]
+	names := &s.jobNames[s.jobName.at(int(j))]
+	return policy.QueuedJob{ID: s.ids.at(int(j)), Slots: int(info.slots), Submit: info.submit, ReqTime: s.req(j), User: names.User, Group: names.Group}
+}
+
+// jobAlloc returns a free allocation for job j, which starts now.
+func (s *Simulator) jobAlloc(j int32) *allocation {
+	st := &s.st
+	if len(st.freeAllocs) == 0 {
+		st.freeAllocs = append(st.freeAllocs, int32(len(st.alloc)))
+		st.alloc = append(st.alloc, allocation{})
+		st.allocSeq = append(st.allocSeq, 0)
+	}
+	h := st.freeAllocs[len(st.freeAllocs)-1]
+	st.freeAllocs = st.freeAllocs[:len(st.freeAllocs)-1]
+	st.allocOf[j] = h
+	return &st.alloc[h]
+}
+
+// runningAlloc is the allocation of running job j.
+func (s *Simulator) runningAlloc(j int32) *allocation {
+	return &s.st.alloc[s.st.allocOf[j]]
+}
+
+// setStartSeq records that job j, which starts now, is the next in
+// start order (its key in the running list).
+func (s *Simulator) setStartSeq(j int32) {
+	s.st.allocSeq[s.st.allocOf[j]] = s.st.seq
+}
+
+// startSeqOf is running job j's rank in start order.
+func (s *Simulator) startSeqOf(j int32) int32 {
+	return s.st.allocSeq[s.st.allocOf[j]]
+}
+
+// recordStart records that job j started now and runs run seconds.
+func (s *Simulator) recordStart(j int32, run int64) {
+	s.st.start[j] = s.st.now
+	if s.st.end != nil {
+		s.st.end[j] = s.st.now + run
+	}
+}
+
+// jobEnd is when job j ended in the last replay.
+func (s *Simulator) jobEnd(j int) int64 {
+	if s.st.end != nil {
+		return s.st.end[j]
+	}
+	return s.st.start[j] + int64(s.jobs[j].run)
+}
+
+// jobIDs are the jobs' IDs: nothing while each job's ID is its index
+// + 1 (as in many logs), then 4 bytes each while every ID fits in an
+// int32, else 8.
+type jobIDs struct {
+	n     int // IDs while they are 1..n
+	small []int32
+	large []int64
+	room  int // how many IDs are expected (the capacity to give a column)
+}
+
+func (d *jobIDs) at(j int) int64 {
+	switch {
+	case d.large != nil:
+		return d.large[j]
+	case d.small != nil:
+		return int64(d.small[j])
+	}
+	return int64(j) + 1
+}
+
+func (d *jobIDs) add(id int64) {
+	if d.small == nil && d.large == nil {
+		if id == int64(d.n)+1 {
+			d.n++
+			return
 		}
-		s.jobs[i] = info
-		s.queued[i] = policy.QueuedJob{ID: j.ID, Slots: int(j.Procs), Submit: j.Submit, ReqTime: info.req, User: j.User, Group: j.Group}
+		d.small = make([]int32, d.n, max(d.room, d.n+1))
+		for i := range d.small {
+			d.small[i] = int32(i + 1)
+		}
 	}
-	return nil
+	if d.large == nil && id == int64(int32(id)) {
+		d.small = append(d.small, int32(id))
+		return
+	}
+	if d.large == nil {
+		d.large = make([]int64, len(d.small), max(d.room, len(d.small)+1))
+		for i, v := range d.small {
+			d.large[i] = int64(v)
+		}
+		d.small = nil
+	}
+	d.large = append(d.large, id)
+}
+
+// nameIndex holds each job's index into the distinct names: 2 bytes a
+// job while there are at most 65,536 distinct names, else 4.
+type nameIndex struct {
+	small []uint16
+	large []int32
+}
+
+func (x *nameIndex) at(j int) int32 {
+	if x.large != nil {
+		return x.large[j]
+	}
+	return int32(x.small[j])
+}
+
+func (x *nameIndex) add(k int32) {
+	if x.large == nil && k <= math.MaxUint16 {
+		x.small = append(x.small, uint16(k))
+		return
+	}
+	if x.large == nil {
+		x.large = make([]int32, len(x.small), cap(x.small))
+		for i, v := range x.small {
+			x.large[i] = int32(v)
+		}
+		x.small = nil
+	}
+	x.large = append(x.large, k)
+}
+
+// freeAlloc takes back the allocation of job j, which has ended (its
+// buffers are back in the pools).
+func (s *Simulator) freeAlloc(j int32) {
+	s.st.freeAllocs = append(s.st.freeAllocs, s.st.allocOf[j])
+	s.st.allocOf[j] = -1
 }
 
 // allocState makes the per-run buffers whose size is known up front.
@@ -247,8 +375,6 @@ func (s *Simulator) allocState() {
 	st.idleList = newIdleList(n)
 	st.level = make([]int32, n)
 	st.bootEnd = make([]int64, n)
-	st.alloc = make([]allocation, len(s.jobs))
-	st.startSeq = make([]int32, len(s.jobs))
 	st.order = make([]int, 0, n)
 	st.qslots = newQueueSlots(s.totalSlots)
 	if s.easy && !s.cons {
@@ -275,7 +401,9 @@ func (s *Simulator) Run(p policy.Policy) (*Result, error) {
 // RunInto is Run writing into r, which it overwrites whole; it reuses the
 // backing array of r.Jobs when that is large enough, so a caller that
 // replays policy after policy and keeps only what it computes from each
-// Result allocates nothing per replay. After an error r holds no result.
+// Result allocates nothing per replay. With Options.LeanJobs r.Jobs stays
+// nil and r takes the start and end times the replay recorded (the next
+// Run records into new ones). After an error r holds no result.
 func (s *Simulator) RunInto(p policy.Policy, r *Result) error {
 	if err := s.prepare(p, r); err != nil {
 		return err
@@ -283,7 +411,25 @@ func (s *Simulator) RunInto(p policy.Policy, r *Result) error {
 	if err := s.replay(s.holdReservations(p), r); err != nil {
 		return fmt.Errorf("sim: policy %s: %w", p.Name(), err)
 	}
+	s.keepRecords(r)
 	return nil
+}
+
+// keepRecords gives r the job records of the run just ended: r.Jobs, or
+// with Options.LeanJobs the lean records (the next run records into new
+// ones).
+func (s *Simulator) keepRecords(r *Result) {
+	st := &s.st
+	if s.opt.LeanJobs {
+		r.lean = &leanJobs{jobs: s.jobs, ids: s.ids, start: st.start, end: st.end}
+		st.start, st.end = nil, nil
+		st.allocOf = nil // made again by the next Run: room for what r's reader computes
+		return
+	}
+	for j := range r.Jobs {
+		info := &s.jobs[j]
+		r.Jobs[j] = JobRecord{ID: s.ids.at(j), Submit: info.submit, Start: st.start[j], End: s.jobEnd(j), Slots: int(info.slots)}
+	}
 }
 
 // prepare tells a clairvoyant p the future and makes r ready for a run.
@@ -294,11 +440,14 @@ func (s *Simulator) prepare(p policy.Policy, r *Result) error {
 		}
 		cv.SetFuture(s.future)
 	}
-	jobs := r.Jobs[:0]
-	if cap(jobs) < len(s.jobs) {
-		jobs = make([]JobRecord, len(s.jobs))
-	} else {
-		jobs = jobs[:len(s.jobs)] // each record is written whole at its job's submission
+	var jobs []JobRecord
+	if !s.opt.LeanJobs {
+		jobs = r.Jobs[:0]
+		if cap(jobs) < len(s.jobs) {
+			jobs = make([]JobRecord, len(s.jobs))
+		} else {
+			jobs = jobs[:len(s.jobs)] // each record is written whole below
+		}
 	}
 	*r = Result{Jobs: jobs, Nodes: len(s.nodeSlots), Slots: s.totalSlots}
 	if s.opt.Timeline {
@@ -307,7 +456,34 @@ func (s *Simulator) prepare(p policy.Policy, r *Result) error {
 	if s.opt.JobNodes {
 		s.preparePlacements(r)
 	}
+	s.prepareRecords()
 	return nil
+}
+
+// prepareRecords makes the per-job start and end times a replay records,
+// and frees every allocation handle (a failed run may have left some in
+// use).
+func (s *Simulator) prepareRecords() {
+	st := &s.st
+	if st.start == nil {
+		st.start = make([]int64, len(s.jobs))
+		if s.hasFreqs {
+			st.end = make([]int64, len(s.jobs))
+		}
+	}
+	if len(st.allocOf) != len(s.jobs) {
+		st.allocOf = make([]int32, len(s.jobs))
+	}
+	for j := range st.allocOf {
+		st.allocOf[j] = -1
+	}
+	if len(st.freeAllocs) != len(st.alloc) {
+		st.freeAllocs = st.freeAllocs[:0]
+		for h := len(st.alloc) - 1; h >= 0; h-- {
+			st.alloc[h] = allocation{}
+			st.freeAllocs = append(st.freeAllocs, int32(h))
+		}
+	}
 }
 
 // Run is New followed by one Run.
@@ -325,13 +501,15 @@ func (s *Simulator) makeFuture() error {
 	if s.future != nil {
 		return nil
 	}
-	r := &Result{Jobs: make([]JobRecord, len(s.jobs)), Nodes: len(s.nodeSlots), Slots: s.totalSlots}
+	r := &Result{Nodes: len(s.nodeSlots), Slots: s.totalSlots}
+	s.prepareRecords()
 	if err := s.replay(allOn{}, r); err != nil {
 		return fmt.Errorf("sim: always-on replay for a clairvoyant policy: %w", err)
 	}
-	s.future = make([]policy.FutureJob, len(r.Jobs))
-	for i, j := range r.Jobs {
-		s.future[i] = policy.FutureJob{Submit: j.Submit, Start: j.Start, End: j.End, Slots: j.Slots}
+	s.future = make([]policy.FutureJob, len(s.jobs))
+	for i := range s.future {
+		info := &s.jobs[i]
+		s.future[i] = policy.FutureJob{Submit: info.submit, Start: s.st.start[i], End: s.jobEnd(i), Slots: int(info.slots)}
 	}
 	return nil
 }

@@ -72,7 +72,7 @@ func (s *Simulator) removeEnd(j int32) {
 // halves for the entries of its time.
 func (s *Simulator) removeFarEnd(j int32, near int) {
 	ends := s.st.ends
-	t := s.st.res.Jobs[j].Start + s.jobs[j].est
+	t := s.st.start[j] + int64(s.jobs[j].est)
 	lo, hi := 0, near // the first entry at t or sooner
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -147,7 +147,7 @@ func (s *Simulator) backfill() {
 			return
 		}
 		info := &s.jobs[j]
-		if info.est > window {
+		if int64(info.est) > window {
 			extra -= int(info.slots)
 		}
 		s.start(st.queue.find(int32(j)))
@@ -174,14 +174,14 @@ func (s *Simulator) scanBackfill(window int64, extra int) {
 		queued, keys := st.queue.items(), st.queue.keyItems()
 		keys = keys[:len(queued)]
 		for ; i < len(queued); i++ {
-			if slots := queued[i].Slots; slots <= avail && (slots <= extra || jobs[keys[i]].est <= window) {
+			if slots := queued[i].Slots; slots <= avail && (slots <= extra || int64(jobs[keys[i]].est) <= window) {
 				break
 			}
 		}
 		if i >= len(queued) {
 			break
 		}
-		if jobs[keys[i]].est > window {
+		if int64(jobs[keys[i]].est) > window {
 			extra -= queued[i].Slots
 		}
 		s.start(i)
@@ -218,7 +218,7 @@ func (s *Simulator) index() {
 	st.indexed = true
 	for i := range st.queue.len() {
 		j := st.queue.key(i)
-		st.cands.set(int(j), s.jobs[j].slots, s.jobs[j].est)
+		st.cands.set(int(j), s.jobs[j].slots, int64(s.jobs[j].est))
 	}
 }
 
@@ -394,7 +394,7 @@ func (s *Simulator) start(qi int) {
 	st := &s.st
 	j := st.queue.key(qi)
 	info := &s.jobs[j]
-	al := &st.alloc[j]
+	al := s.jobAlloc(j)
 	s.takeAllocation(al, min(int(info.slots), len(st.view.Nodes)))
 	need := info.slots
 	if st.placer != nil {
@@ -412,7 +412,7 @@ func (s *Simulator) start(qi int) {
 		s.place(j, al)
 	}
 	st.avail -= int(info.slots)
-	run := s.scaledRun(info.run, al.nodes)
+	run := s.scaledRun(int64(info.run), al.nodes)
 	s.addSlotSeconds(al, info.slots, run)
 	q := st.queue.at(qi)
 	st.running.push(st.seq, &policy.RunningJob{ID: q.ID, Slots: q.Slots, Start: st.now, ReqTime: q.ReqTime, Nodes: al.nodes})
@@ -421,18 +421,17 @@ func (s *Simulator) start(qi int) {
 	if st.indexed {
 		st.cands.set(int(j), noSlots, noEst)
 	}
-	st.startSeq[j] = st.seq
+	s.setStartSeq(j)
 	st.seq++
 	st.view.QueuedSlots -= int(info.slots)
-	st.view.QueuedSubmitSum -= s.queued[j].Submit
+	st.view.QueuedSubmitSum -= info.submit
 	st.view.BusySlots += int(info.slots)
-	st.res.Jobs[j].Start = st.now
-	st.res.Jobs[j].End = st.now + run
+	s.recordStart(j, run)
 	st.events.push(jobEnd{t: st.now + run, j: j})
 	if s.easy {
-		s.addEnd(st.now+info.est, j, info.slots)
-		if info.est < run {
-			st.expiries.push(st.now + info.est)
+		s.addEnd(st.now+int64(info.est), j, info.slots)
+		if int64(info.est) < run {
+			st.expiries.push(st.now + int64(info.est))
 		}
 	}
 	st.changed = true
@@ -570,7 +569,7 @@ func (s *Simulator) scaledRun(run int64, nodes []int) int64 {
 // end finishes job j now and frees its slots.
 func (s *Simulator) end(j int32) {
 	st := &s.st
-	al := &st.alloc[j]
+	al := s.runningAlloc(j)
 	if s.oneSlot {
 		s.releaseWhole(al)
 	} else {
@@ -578,8 +577,9 @@ func (s *Simulator) end(j int32) {
 	}
 	st.avail += int(s.jobs[j].slots)
 	st.changed = true
-	st.running.removeAt(st.running.find(st.startSeq[j]))
+	st.running.removeAt(st.running.find(s.startSeqOf(j)))
 	s.putAllocation(al)
+	s.freeAlloc(j)
 	st.view.BusySlots -= int(s.jobs[j].slots)
 	if s.easy {
 		s.removeEnd(j)

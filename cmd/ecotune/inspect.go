@@ -41,17 +41,30 @@ func inspectCommand() *cli.Command {
 }
 
 func runInspect(c *cli.Context) error {
-	tr, err := traceArg(c)
+	stats, err := inspectTrace(c)
 	if err != nil {
 		return err
 	}
-	stats := datasets.Inspect(tr)
 	if c.Bool("json") {
 		enc := json.NewEncoder(c.App.Writer)
 		enc.SetIndent("", "  ")
 		return enc.Encode(stats)
 	}
 	return stats.WriteText(c.App.Writer)
+}
+
+// inspectTrace computes the statistics of the trace named as traceArg
+// names it: a Parquet trace streams (its jobs are never all in memory).
+func inspectTrace(c *cli.Context) (*datasets.Stats, error) {
+	path := c.String("trace")
+	if path == "" {
+		tr, err := datasets.Default()
+		if err != nil {
+			return nil, err
+		}
+		return datasets.Inspect(tr), nil
+	}
+	return datasets.InspectFile(path, readOptions(c))
 }
 
 // traceArg reads the trace named by the single positional argument, else

@@ -40,7 +40,12 @@ func openTrace(c *cli.Context, path string) (*datasets.Trace, error) {
 	if path == "" {
 		return datasets.Default()
 	}
-	return datasets.Open(path, datasets.ReadOptions{Format: c.String("format"), Lenient: c.Bool("lenient")})
+	return datasets.Open(path, readOptions(c))
+}
+
+// readOptions are the --format and --lenient flags.
+func readOptions(c *cli.Context) datasets.ReadOptions {
+	return datasets.ReadOptions{Format: c.String("format"), Lenient: c.Bool("lenient")}
 }
 
 // positionalArgs returns the command's positional arguments, applying the
