@@ -182,11 +182,20 @@ func hgfsSpec() Spec {
 		if err != nil {
 			return nil, fmt.Errorf("policy hgfs: %w", err)
 		}
-		return &hgfs{crisp: crispFrom(c), minIdle: int64(c.Params["min_idle"]),
-			maxBoot: int(c.Params["max_booting"]), spare: int(c.Params["spare"]),
-			drain: int64(c.Params["drain_lead"]), gap: int64(c.Params["drain_gap"]),
-			sys: compiled, hour: localHour{from: NoTime, to: NoTime}}, nil
+		p := &hgfs{}
+		p.configure(c, compiled)
+		return p, nil
 	})
+}
+
+// configure makes p the fresh hgfs of the complete Config c with the
+// compiled rule base sys, keeping p's buffers (Spec.Renew).
+func (p *hgfs) configure(c Config, sys *fuzzy.Compiled) {
+	*p = hgfs{crisp: crispFrom(c), minIdle: int64(c.Params["min_idle"]),
+		maxBoot: int(c.Params["max_booting"]), spare: int(c.Params["spare"]),
+		drain: int64(c.Params["drain_lead"]), gap: int64(c.Params["drain_gap"]),
+		sys: sys, hour: localHour{from: NoTime, to: NoTime},
+		order: p.order[:0], ends: runningEnds{ends: p.ends.ends[:0], ids: p.ends.ids[:0]}}
 }
 
 // hgfsReactiveSeeds are hgfs configurations that act as idle-timeout with
