@@ -46,11 +46,9 @@ func randomHGFS(rng *rand.Rand, spec policy.Spec) policy.Config {
 	return c
 }
 
-// A renewed hgfs replays the embedded trace exactly as a new one, one
-// random configuration after another on the same policy value; Renew
-// reuses the policy for complete configurations and makes a new one (or
-// New's error) otherwise.
-func TestRenewIsNew(t *testing.T) {
+// defaultSimulator replays the embedded default trace under EASY.
+func defaultSimulator(t *testing.T) *sim.Simulator {
+	t.Helper()
 	tr, err := datasets.Default()
 	if err != nil {
 		t.Fatal(err)
@@ -63,6 +61,15 @@ func TestRenewIsNew(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+// A renewed hgfs replays the embedded trace exactly as a new one, one
+// random configuration after another on the same policy value; Renew
+// reuses the policy for complete configurations and makes a new one (or
+// New's error) otherwise.
+func TestRenewIsNew(t *testing.T) {
+	s := defaultSimulator(t)
 	spec, err := policy.Lookup("hgfs")
 	if err != nil {
 		t.Fatal(err)
