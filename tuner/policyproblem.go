@@ -201,6 +201,21 @@ func (p *PolicyProblem) Encode(c policy.Config) []float64 {
 	return x
 }
 
+// canonical implements canonicalizer: the candidate of the canonical form
+// of x's policy (policy.Spec.Canonical: hgfs's drain_gap while drain is
+// off, the shifts no rule that is on reads, at fixed values), x itself
+// when that is x.
+func (p *PolicyProblem) canonical(x []float64) []float64 {
+	if p.Spec.Canonical == nil {
+		return x
+	}
+	c := p.Encode(p.Spec.Canonical(p.Config(x)))
+	if slices.Equal(c, x) {
+		return x
+	}
+	return c
+}
+
 // Seeds are the candidates every search starts from besides random ones:
 // the policy's defaults; with a rule base, the same with every rule off
 // (the crisp policy alone), so the genetic-fuzzy search starts no worse
