@@ -68,7 +68,7 @@ func (s *Scorer) replay(ctx context.Context, tasks []ScoreTask, keep func(w, i i
 	errs := make([]error, len(tasks))
 	_, err := s.pool.run(ctx, len(tasks), func(w, i int) {
 		t := tasks[i]
-		p, err := policy.New(t.Config)
+		p, err := s.reps[w].policy(t.Config)
 		if err == nil {
 			var r *sim.Result
 			if r, err = s.reps[w].replay(t.Trace, p); err == nil {
@@ -142,10 +142,35 @@ type replayer struct {
 	sims    map[*datasets.Trace]*sim.Simulator
 	res     sim.Result
 	scorer  objectives.Scorer
+	// specs and pols are the specs looked up so far and the last policy
+	// made of each, renewed for the next config (policy.Spec.Renew).
+	specs map[string]policy.Spec
+	pols  map[string]policy.Policy
 }
 
 func newReplayer(c sim.Cluster, opt sim.Options) *replayer {
-	return &replayer{cluster: c, opt: opt, sims: map[*datasets.Trace]*sim.Simulator{}}
+	return &replayer{cluster: c, opt: opt, sims: map[*datasets.Trace]*sim.Simulator{},
+		specs: map[string]policy.Spec{}, pols: map[string]policy.Policy{}}
+}
+
+// policy makes the policy c describes, as policy.New does, renewing the
+// last policy of its kind: the previous replay is over.
+func (r *replayer) policy(c policy.Config) (policy.Policy, error) {
+	spec, ok := r.specs[c.Name]
+	if !ok {
+		var err error
+		if spec, err = policy.Lookup(c.Name); err != nil {
+			return nil, err
+		}
+		r.specs[c.Name] = spec
+	}
+	p, err := spec.Renew(r.pols[c.Name], c)
+	if err != nil {
+		delete(r.pols, c.Name)
+		return nil, err
+	}
+	r.pols[c.Name] = p
+	return p, nil
 }
 
 // replay runs p on tr; the result is the replayer's, reused by the next
