@@ -45,6 +45,18 @@ type Meta struct {
 	// Procs are its totals. Nil for logs that do not (SWF, ...) and for
 	// traces written before layouts existed.
 	Layout []LayoutGroup `json:",omitempty"`
+	// Reservations are the log's advance reservations (OAR's
+	// reservation field), by start; nil for logs that record none.
+	Reservations []Reservation `json:",omitempty"`
+}
+
+// A Reservation is an advance reservation: Procs slots held for job
+// JobID over [Start, End) (its start and walltime). The job is in the
+// trace, submitted at Start.
+type Reservation struct {
+	JobID      int64
+	Start, End int64
+	Procs      int32
 }
 
 // A Source is one input file of a trace.

@@ -1,7 +1,9 @@
 package datasets
 
 import (
+	"bytes"
 	"errors"
+	"reflect"
 	"testing"
 )
 
@@ -106,5 +108,52 @@ func TestOARErrors(t *testing.T) {
 		if !errors.As(err, &pe) || !errors.Is(err, ErrSyntax) || pe.Line < 4 {
 			t.Errorf("lenient=%v: truncated JSON gave %v", lenient, err)
 		}
+	}
+}
+
+// TestOARReservations: a job of a Scheduled advance reservation enters
+// Meta.Reservations with its window (start, start + walltime, or its stop
+// without a walltime) and is submitted at its reserved start; other jobs
+// keep their submission.
+func TestOARReservations(t *testing.T) {
+	const text = `{"jobs": {
+  "1": {"state": "Terminated", "submission_time": 100, "start_time": 5000, "stop_time": 5300,
+        "resources": [1, 2], "walltime": 3600, "reservation": "Scheduled"},
+  "2": {"state": "Terminated", "submission_time": 200, "start_time": 210, "stop_time": 300,
+        "resources": [3], "walltime": 600, "reservation": "None"},
+  "3": {"state": "Terminated", "submission_time": 300, "start_time": 1000, "stop_time": 1100,
+        "resources": [4], "reservation": "Scheduled"}
+}}`
+	jobs, meta, err := acctReadString(t, "oar", text, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Reservation{{JobID: 3, Start: 1000, End: 1100, Procs: 1}, {JobID: 1, Start: 5000, End: 8600, Procs: 2}}
+	if !reflect.DeepEqual(meta.Reservations, want) || meta.Adjusted["reservation_submitted_at_start"] != 2 {
+		t.Errorf("reservations %+v, adjusted %v; want %+v and 2", meta.Reservations, meta.Adjusted, want)
+	}
+	submits := map[int64][2]int64{}
+	for _, j := range jobs {
+		submits[j.ID] = [2]int64{j.Submit, j.Wait}
+	}
+	if w := map[int64][2]int64{1: {5000, 0}, 2: {200, 10}, 3: {1000, 0}}; !reflect.DeepEqual(submits, w) {
+		t.Errorf("submit, wait by job %v, want %v", submits, w)
+	}
+	// The Parquet trace keeps them.
+	var buf bytes.Buffer
+	if err := WriteParquet(&buf, &Trace{Meta: meta, Jobs: jobs}); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadParquet(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil || !reflect.DeepEqual(back.Meta.Reservations, want) {
+		t.Errorf("Parquet round trip: %v, reservations %+v", err, back.Meta.Reservations)
+	}
+	// No reservation: none in the metadata (the Parquet metadata keeps its bytes).
+	_, meta, err = acctReadFile(t, "oar", "samples/oar/g5k_graphene_oarstat_details.json", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta.Reservations != nil {
+		t.Errorf("reservations %+v in a log of none", meta.Reservations)
 	}
 }

@@ -228,6 +228,11 @@ func mergeMetas(ms []Meta) Meta {
 		}
 		out.Skipped = addCounts(out.Skipped, m.Skipped)
 		out.Adjusted = addCounts(out.Adjusted, m.Adjusted)
+		out.Reservations = append(out.Reservations, m.Reservations...)
+	}
+	if len(out.Reservations) > 0 && len(ms) > 1 {
+		out.Reservations = slices.Clone(out.Reservations)
+		slices.SortStableFunc(out.Reservations, func(a, b Reservation) int { return cmp.Compare(a.Start, b.Start) })
 	}
 	if len(ms) > 1 {
 		mergeMetaLayouts(&out, ms)

@@ -21,11 +21,41 @@ type GroupScores struct {
 	NodeHours  float64 `json:"node_hours"`
 }
 
-// Breakdowns are a replay's scores per user, per group and per partition.
+// Breakdowns are a replay's scores per user, per group and per partition;
+// Partitions has each partition's energy scores when the cluster declares
+// partitions (sim.Partitioned).
 type Breakdowns struct {
-	ByUser      []GroupScores `json:"by_user"`
-	ByGroup     []GroupScores `json:"by_group"`
-	ByPartition []GroupScores `json:"by_partition"`
+	ByUser      []GroupScores     `json:"by_user"`
+	ByGroup     []GroupScores     `json:"by_group"`
+	ByPartition []GroupScores     `json:"by_partition"`
+	Partitions  []PartitionScores `json:"partitions,omitempty"`
+}
+
+// PartitionScores are one partition's share of a partitioned replay's
+// scores, over the whole replay's window: its nodes and jobs, node-seconds
+// off, reconfigurations, boots, shutdowns and energy.
+type PartitionScores struct {
+	Name             string  `json:"name"`
+	Nodes            int     `json:"nodes"`
+	Slots            int     `json:"slots"`
+	Jobs             int     `json:"jobs"`
+	OffNodeSeconds   int64   `json:"off_node_seconds"`
+	Reconfigurations int64   `json:"reconfigurations"`
+	Boots            int64   `json:"boots"`
+	Shutdowns        int64   `json:"shutdowns"`
+	EnergyKWh        float64 `json:"energy_kwh"`
+}
+
+// Partitions are r's partitions' scores, in the cluster's order (none
+// when the cluster declares no partitions).
+func Partitions(r *sim.Result) []PartitionScores {
+	var out []PartitionScores
+	for _, p := range r.Partitions {
+		out = append(out, PartitionScores{Name: p.Name, Nodes: p.Nodes, Slots: p.Slots, Jobs: p.Jobs,
+			OffNodeSeconds: p.OffNodeSeconds, Reconfigurations: p.Reconfigurations, Boots: p.Boots, Shutdowns: p.Shutdowns,
+			EnergyKWh: p.EnergyWh / 1000})
+	}
+	return out
 }
 
 // Breakdown scores the jobs of r by keys[i], the name of job i's user,

@@ -15,12 +15,13 @@ import (
 const TopUsers = 10
 
 // Breakdowns scores the replay r of tr per user, group and partition
-// (sim.JobPartition).
+// (the cluster's partitions when it has some, else the log's:
+// sim.Result.PartitionOf).
 func Breakdowns(tr *datasets.Trace, r *sim.Result) (b objectives.Breakdowns, err error) {
 	users, groups, parts := make([]string, len(tr.Jobs)), make([]string, len(tr.Jobs)), make([]string, len(tr.Jobs))
 	for i := range tr.Jobs {
 		j := &tr.Jobs[i]
-		users[i], groups[i], parts[i] = j.User, j.Group, sim.JobPartition(j)
+		users[i], groups[i], parts[i] = j.User, j.Group, r.PartitionOf(i, j)
 	}
 	if b.ByUser, err = objectives.Breakdown(r, users); err != nil {
 		return b, err
@@ -29,6 +30,7 @@ func Breakdowns(tr *datasets.Trace, r *sim.Result) (b objectives.Breakdowns, err
 		return b, err
 	}
 	b.ByPartition, err = objectives.Breakdown(r, parts)
+	b.Partitions = objectives.Partitions(r)
 	return b, err
 }
 
@@ -58,5 +60,15 @@ func (rep *Report) breakdownTables() []table {
 	}
 	t := of("by-user", "user", users)
 	t.Caption = "Per user: the " + caption + " (picked solution, " + rep.replaySplit() + ")"
-	return []table{of("by-partition", "partition", b.ByPartition), of("by-group", "group", b.ByGroup), t}
+	out := []table{of("by-partition", "partition", b.ByPartition), of("by-group", "group", b.ByGroup), t}
+	if len(b.Partitions) == 0 {
+		return out
+	}
+	pt := table{ID: "partition-energy", Caption: "Per partition of the cluster: energy (picked solution, " + rep.replaySplit() + ")",
+		Header: []string{"partition", "nodes", "jobs", "node-hours off", "reconfigurations", "kWh"}}
+	for _, p := range b.Partitions {
+		pt.Rows = append(pt.Rows, []string{p.Name, strconv.Itoa(p.Nodes), strconv.Itoa(p.Jobs), num(float64(p.OffNodeSeconds) / 3600),
+			strconv.FormatInt(p.Reconfigurations, 10), num(p.EnergyKWh)})
+	}
+	return append(out[:1], append([]table{pt}, out[1:]...)...)
 }

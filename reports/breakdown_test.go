@@ -5,6 +5,10 @@ import (
 	"math"
 	"strconv"
 	"testing"
+
+	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/sim"
 )
 
 // The report breaks the replay down per partition, group and user: every
@@ -67,5 +71,65 @@ func TestReportBreakdowns(t *testing.T) {
 		if !bytes.Contains(md, []byte("## "+tb.Caption)) || !bytes.Contains(page, []byte(`<table id="`+tb.ID+`">`)) {
 			t.Errorf("table %s missing from the Markdown or HTML", tb.ID)
 		}
+	}
+}
+
+// TestPartitionBreakdowns: a replay on a partitioned cluster is broken
+// down by the cluster's partitions (not the log's queues), and the report
+// adds a per-partition energy table whose rows add up to the replay's.
+func TestPartitionBreakdowns(t *testing.T) {
+	full, err := datasets.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &datasets.Trace{Meta: full.Meta}
+	for _, j := range full.Jobs[:2000] {
+		if j.Procs <= 64 {
+			j.Queue = []string{"x", "y", "z"}[j.ID%3]
+			tr.Jobs = append(tr.Jobs, j)
+		}
+	}
+	c := sim.Cluster{
+		Groups: []sim.NodeGroup{{Name: "a", Count: 64, Slots: 1, Model: sim.ESCS}, {Name: "b", Count: 64, Slots: 1, Model: sim.ESCS}},
+		Partitions: []sim.Partition{
+			{Name: "A", Groups: []string{"a"}, Queues: []string{"x"}},
+			{Name: "B", Groups: []string{"b"}, Queues: []string{"y", "z"}},
+		},
+	}
+	res, err := sim.RunPartitioned(tr, c, func() (policy.Policy, error) { return policy.New(policy.Config{Name: "idle-timeout"}) }, sim.Options{Scheduler: sim.EASY})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Breakdowns(tr, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.ByPartition) != 2 || b.ByPartition[0].Name != "A" || b.ByPartition[1].Name != "B" || b.ByPartition[0].Jobs+b.ByPartition[1].Jobs != len(tr.Jobs) {
+		t.Fatalf("by partition %+v", b.ByPartition)
+	}
+	if len(b.Partitions) != 2 {
+		t.Fatalf("partitions %+v", b.Partitions)
+	}
+	rep := &Report{Breakdowns: &b}
+	var energy *table
+	ts := rep.breakdownTables()
+	for i := range ts {
+		if ts[i].ID == "partition-energy" {
+			energy = &ts[i]
+		}
+	}
+	if energy == nil || len(energy.Rows) != 2 {
+		t.Fatalf("tables %+v", ts)
+	}
+	kwh := 0.0
+	for _, row := range energy.Rows {
+		v, err := strconv.ParseFloat(row[len(row)-1], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kwh += v
+	}
+	if want := res.EnergyWh / 1000; math.Abs(kwh-want) > 1e-3*want {
+		t.Errorf("partition rows sum to %v kWh, replay %v", kwh, want)
 	}
 }

@@ -162,15 +162,15 @@ func utc(t int64) string { return time.Unix(t, 0).UTC().Format(time.RFC3339) }
 // Replay simulates cfg on tr with the timeline and placements on, on the cluster and
 // scheduler run.json records.
 func Replay(tr *datasets.Trace, m *tuner.RunMeta, cfg policy.Config) (*sim.Result, error) {
-	p, err := policy.New(cfg)
-	if err != nil {
+	if _, err := policy.New(cfg); err != nil {
 		return nil, fmt.Errorf("reports: replay: %w", err)
 	}
 	c, err := tuner.ClusterOf(m)
 	if err != nil {
 		return nil, fmt.Errorf("reports: replay: %w", err)
 	}
-	res, err := sim.Run(tr, c, p, sim.Options{Scheduler: m.Scheduler, Timeline: true, JobNodes: true})
+	mk := func() (policy.Policy, error) { return policy.New(cfg) } // one per partition
+	res, err := sim.RunPartitioned(tr, c, mk, sim.Options{Scheduler: m.Scheduler, Timeline: true, JobNodes: true})
 	if err != nil {
 		return nil, fmt.Errorf("reports: replay of %s: %w", cfg.Name, err)
 	}

@@ -150,6 +150,10 @@ type Manifest struct {
 	// neighbour's migration after its timeout. The front is then the
 	// merge of what the islands did.
 	MissingIslands []MissingIsland `json:"missing_islands,omitempty"`
+	// Robust, when set, is how the search scored candidates on the train
+	// split: the front's and the references' train scores are then the
+	// aggregate of those replays (tuner.Robust), the test scores plain.
+	Robust *Robust `json:"robust,omitempty"`
 }
 
 // MissingIsland is an island of a distributed run that did not take its

@@ -15,6 +15,30 @@ type NodeGroup struct {
 type Cluster struct {
 	Name   string      `json:"name,omitempty" yaml:"name,omitempty"`
 	Groups []NodeGroup `json:"groups" yaml:"groups"`
+	// Partitions split the node groups into independent scheduling
+	// domains, each with its own queue (see Partitioned); none is one
+	// partition of every node taking every job.
+	Partitions []Partition `json:"partitions,omitempty" yaml:"partitions,omitempty"`
+}
+
+// Partition is a set of node groups with its own FIFO queue, scheduler
+// and policy instance: the jobs of its queues run on its nodes only.
+type Partition struct {
+	Name   string   `json:"name" yaml:"name"`
+	Groups []string `json:"groups" yaml:"groups"` // node group names
+	// Queues are the queue (SWF field 15, Slurm's Partition, the PBS,
+	// SGE, LSF or OAR queue) or partition (SWF field 16) names of the jobs
+	// it takes; none means its own name.
+	Queues []string `json:"queues,omitempty" yaml:"queues,omitempty"`
+	// Default takes the jobs whose queue no partition lists (at most one
+	// partition); without one such a job is an input error.
+	Default bool `json:"default,omitempty" yaml:"default,omitempty"`
+	// Priority orders partitions that share nodes; disjoint partitions,
+	// the only kind supported, never compete, so it changes nothing yet.
+	Priority int `json:"priority,omitempty" yaml:"priority,omitempty"`
+	// Shared marks a partition whose nodes other partitions may use too:
+	// not supported (refused by Validate).
+	Shared bool `json:"shared,omitempty" yaml:"shared,omitempty"`
 }
 
 // Scheduler names.
@@ -90,6 +114,25 @@ type Result struct {
 	Placements []Placement
 	NodeNames  []string
 	NodeSlots  []int32
+	// Partitions holds each partition's share of a partitioned replay (in
+	// the cluster's order) and JobPartition each job's partition, an index
+	// into Partitions, in trace order; both nil when the cluster declares
+	// no partitions.
+	Partitions   []PartitionResult
+	JobPartition []int32
+}
+
+// PartitionResult is one partition's share of a partitioned replay: its
+// nodes and jobs, and its accounting over the whole replay's [TIni, TEnd]
+// (the Result's fields of the same names are these summed).
+type PartitionResult struct {
+	Name               string
+	Nodes, Slots, Jobs int
+	PoweredNodeSeconds int64
+	OffNodeSeconds     int64
+	Reconfigurations   int64
+	Boots, Shutdowns   int64
+	EnergyWh           float64
 }
 
 // Change is one node-state change.

@@ -155,7 +155,7 @@ func ParseCluster(data []byte) (Cluster, error) {
 	if err := dec.Decode(&f); err != nil {
 		return Cluster{}, err
 	}
-	c := Cluster{Name: f.Name}
+	c := Cluster{Name: f.Name, Partitions: f.Partitions}
 	for i, g := range f.Groups {
 		m, err := g.Model.model()
 		if err != nil {
@@ -170,8 +170,9 @@ func ParseCluster(data []byte) (Cluster, error) {
 }
 
 type fileCluster struct {
-	Name   string      `yaml:"name"`
-	Groups []fileGroup `yaml:"groups"`
+	Name       string      `yaml:"name"`
+	Groups     []fileGroup `yaml:"groups"`
+	Partitions []Partition `yaml:"partitions"`
 }
 
 type fileGroup struct {
@@ -250,7 +251,10 @@ func (c Cluster) Validate() error {
 			return fmt.Errorf("groups[%d].%w", i, err)
 		}
 	}
-	return checkCluster(c)
+	if err := checkCluster(c); err != nil {
+		return err
+	}
+	return c.validatePartitions()
 }
 
 func (g NodeGroup) validate() error {

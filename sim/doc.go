@@ -140,6 +140,20 @@
 // SetFuture, every job's submit, start and end under always-on (replayed
 // once per Simulator and cached) and slots.
 //
+// # Advance reservations and partitions
+//
+// A trace's advance reservations (datasets.Meta.Reservations) whose job
+// it holds are kept powered whatever the policy decides: from the longest
+// boot or wake-up time of any group before a reservation's start until
+// its job starts (at the latest until its window ends), the policy's
+// power-offs that would leave fewer free powered slots than the pending
+// reservations' are dropped, and Off nodes are booted in node order until
+// there are enough (reserve.go).
+//
+// A cluster with partitions (Cluster.Partitions) is replayed by a
+// Partitioned: each partition apart, on its own nodes under its own
+// policy instance, all over the whole trace's window (partition.go).
+//
 // # Accounting
 //
 // Everything is accounted over [TIni, TEnd], TIni the first submit and TEnd

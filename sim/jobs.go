@@ -84,6 +84,16 @@ func JobPartition(j *datasets.Job) string {
 	return DefaultPartition
 }
 
+// PartitionOf is the partition job i of r (tr.Jobs[i], j) is counted
+// in: its cluster partition when the replay had partitions
+// (Result.JobPartition), else JobPartition(j).
+func (r *Result) PartitionOf(i int, j *datasets.Job) string {
+	if r.JobPartition != nil {
+		return r.Partitions[r.JobPartition[i]].Name
+	}
+	return JobPartition(j)
+}
+
 // JobRows joins a replay of tr with the trace's jobs, in trace order.
 // Nodes is empty unless the replay recorded placements (Options.JobNodes).
 func JobRows(tr *datasets.Trace, r *Result) ([]JobRow, error) {
@@ -104,7 +114,7 @@ func JobRows(tr *datasets.Trace, r *Result) ([]JobRow, error) {
 			}
 		}
 		rows[i] = JobRow{
-			JobID: rec.ID, User: j.User, Group: j.Group, Partition: JobPartition(j),
+			JobID: rec.ID, User: j.User, Group: j.Group, Partition: r.PartitionOf(i, j),
 			Submit: rec.Submit, Start: rec.Start, End: rec.End, WaitS: rec.Start - rec.Submit, RunS: rec.End - rec.Start,
 			Slots: int64(rec.Slots), Nodes: b.String(),
 		}

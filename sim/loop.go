@@ -34,7 +34,8 @@ func (s *Simulator) replay(p policy.Policy, r *Result) error {
 		t = min(t, dec)
 		s.advance(t)
 		for len(st.events) > 0 && st.events[0].t == t {
-			s.end(st.events.pop().j)
+			e := st.events.pop()
+			s.end(e.j, e.a)
 		}
 		if len(st.expiries) > 0 && st.expiries[0] == t {
 			s.expire(t)
@@ -82,6 +83,7 @@ func (s *Simulator) reset(p policy.Policy, r *Result) {
 	st.pcg.Seed(uint64(s.opt.Seed), rngStream)
 	s.resetNodes()
 	st.events = st.events[:0]
+	s.resetAllocSlots()
 	s.resetTransitions()
 	if st.indexed {
 		s.unindex() // a failed run may have left jobs queued
@@ -96,7 +98,10 @@ func (s *Simulator) reset(p policy.Policy, r *Result) {
 	st.feat.Reset(s.tIni, int(s.tz), 0) // node times stay in the view (see syncView)
 	st.nextRoll = st.feat.NextRoll()
 	st.nextJob, st.ended, st.seq, st.poweredS, st.idle = 0, 0, 0, 0, 0
-	st.nextSubmit = s.jobs[0].submit
+	st.nextSubmit = never
+	if len(s.jobs) > 0 { // a partition may have none
+		st.nextSubmit = s.jobs[0].submit
+	}
 	st.changed, st.schedule = true, false
 	st.last, st.wake, st.tick, st.wakeTick = s.tIni-1, policy.NoTime, s.tIni, never
 	st.lastStep = Step{Time: -1}

@@ -138,13 +138,15 @@ func (s *Simulator) releaseWhole(al *allocation) {
 	nodes, fs, now := st.view.Nodes, st.freeSet, st.now
 	l := &st.idleList
 	k := len(l.nodes)
-	ids, pos := l.nodes[:k+len(al.nodes)], l.pos
+	job := al.nodes
+	added := l.nodes[k : k+len(job)] // added[x] bounded by range job
+	pos := l.pos
 	last := l.lastID // the ID appended last at time now, if any
 	if l.lastTime != now {
 		last = noNode
 	}
-	s.accountWhole(al.nodes)
-	for _, i := range al.nodes {
+	s.accountWhole(job)
+	for x, i := range job {
 		fs.set(i)
 		nodes[i].Enter(policy.Idle, now)
 		nodes[i].BusySlots = 0
@@ -152,11 +154,10 @@ func (s *Simulator) releaseWhole(al *allocation) {
 			l.sorted = false
 		}
 		last = i
-		pos[i] = int32(k)
-		ids[k] = i
-		k++
+		pos[i] = int32(k + x)
+		added[x] = i
 	}
-	l.nodes, l.lastTime, l.lastID = ids, now, last
+	l.nodes, l.lastTime, l.lastID = l.nodes[:k+len(job)], now, last
 	st.view.IdleNodes += len(al.nodes)
 	if st.res.Timeline != nil {
 		for _, i := range al.nodes {

@@ -89,25 +89,39 @@ func (s *Simulator) checkInvariants() error {
 	v := &st.view
 	perNode := make([]int, len(v.Nodes))
 	busy := 0
-	jobOf := map[int32]int32{} // start rank (the running list's key) → job
-	for j, al := range st.alloc {
-		if len(al.nodes) > 0 {
-			jobOf[st.startSeq[j]] = int32(j)
+	// Each running job has its end in the heap, naming its allocation slot.
+	jobOf := map[int32]jobEnd{} // start rank (the running list's key) → end
+	inUse := map[int32]bool{}   // allocation slots
+	for _, e := range st.events {
+		if inUse[e.a] {
+			return fmt.Errorf("job %d: allocation slot %d used by two jobs", e.j, e.a)
 		}
+		inUse[e.a] = true
+		jobOf[st.alloc[e.a].seq] = e
+	}
+	if len(inUse)+len(st.freeAlloc) != len(st.alloc) {
+		return fmt.Errorf("%d allocation slots in use and %d free of %d", len(inUse), len(st.freeAlloc), len(st.alloc))
+	}
+	if len(st.events) != st.running.len() {
+		return fmt.Errorf("%d job ends pending, %d jobs running", len(st.events), st.running.len())
 	}
 	for k, seq := range st.running.keys[st.running.head:st.running.tail] {
-		j, ok := jobOf[seq]
+		e, ok := jobOf[seq]
 		if !ok {
-			return fmt.Errorf("running entry %d (start rank %d) holds no nodes", k, seq)
+			return fmt.Errorf("running entry %d (start rank %d) has no end pending", k, seq)
+		}
+		j, al := e.j, &st.alloc[e.a]
+		if al.slots != s.jobs[j].slots {
+			return fmt.Errorf("job %d: its allocation says %d slots, it needs %d", st.running.items()[k].ID, al.slots, s.jobs[j].slots)
 		}
 		rj := st.running.items()[k]
 		if rj.Start < s.jobs[j].submit {
 			return fmt.Errorf("job %d started at %d before its submit %d", rj.ID, rj.Start, s.jobs[j].submit)
 		}
 		sum := int32(0)
-		for x, i := range st.alloc[j].nodes {
-			perNode[i] += int(st.alloc[j].counts[x])
-			sum += st.alloc[j].counts[x]
+		for x, i := range al.nodes {
+			perNode[i] += int(al.counts[x])
+			sum += al.counts[x]
 			if v.Nodes[i].State != policy.Busy {
 				return fmt.Errorf("job %d runs on node %d in state %v", rj.ID, i, v.Nodes[i].State)
 			}
@@ -195,18 +209,16 @@ func (s *Simulator) checkQueueSlots() error {
 // booting node at its boot end, soonest first.
 func (s *Simulator) checkEstimates() error {
 	st := &s.st
-	running := 0
-	for j := range st.alloc {
-		if len(st.alloc[j].nodes) > 0 {
-			running++
-		}
+	running := map[int32]bool{} // jobs with an end pending
+	for _, e := range st.events {
+		running[e.j] = true
 	}
-	if len(st.ends) != running {
-		return fmt.Errorf("%d estimated ends for %d running jobs", len(st.ends), running)
+	if len(st.ends) != len(running) {
+		return fmt.Errorf("%d estimated ends for %d running jobs", len(st.ends), len(running))
 	}
 	for k, e := range st.ends {
 		j := e.id
-		if j < 0 || len(st.alloc[j].nodes) == 0 {
+		if j < 0 || !running[j] {
 			return fmt.Errorf("estimated end %d: job %d is not running", k, j)
 		}
 		if want := st.res.Jobs[j].Start + s.jobs[j].est; e.t != want || e.slots != s.jobs[j].slots {
@@ -244,9 +256,9 @@ func (s *Simulator) checkEstimates() error {
 func (s *Simulator) checkExpiries() error {
 	st := &s.st
 	var want, got []int64
-	for j := range st.alloc {
-		r := &st.res.Jobs[j]
-		if t := r.Start + s.jobs[j].est; len(st.alloc[j].nodes) > 0 && t < r.End && t > st.now {
+	for _, e := range st.events { // the running jobs
+		r := &st.res.Jobs[e.j]
+		if t := r.Start + s.jobs[e.j].est; t < r.End && t > st.now {
 			want = append(want, t)
 		}
 	}

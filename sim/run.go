@@ -36,10 +36,15 @@ type jobInfo struct {
 	slots  int32
 }
 
-// allocation is where a running job runs: nodes[i] holds counts[i] of its slots.
+// allocation is where a running job runs: nodes[i] holds counts[i] of its
+// slots. It also keeps the job's rank in start order (its key in the
+// running list) and its slots, so that a job's end reads nothing per job
+// but its allocation.
 type allocation struct {
 	nodes  []int
 	counts []int32
+	seq    int32
+	slots  int32
 }
 
 // A Simulator replays one trace on one cluster. It keeps its buffers
@@ -68,6 +73,7 @@ type Simulator struct {
 	indexFrom, indexUntil int // queue lengths bounding EASY's candidate index
 
 	future []policy.FutureJob // always-on replay, made on first need
+	holds  []reservation      // the trace's advance reservations (reserve.go)
 
 	st state // per-run state, reset by each Run
 }
@@ -87,19 +93,19 @@ type state struct {
 	due        []uint64          // scratch: order keys of the transitions ending now
 	queue      seqList[policy.QueuedJob]
 	running    seqList[policy.RunningJob]
-	ends       []endEntry // EASY: running jobs by estimated end, latest first
-	boots      bootEnds   // EASY: booting nodes by expected end
-	expiries   expiries   // EASY: overrun estimates' expiry times
-	plan       profile    // conservative: the free slots planned over time
-	resv       []endEntry // EASY: scratch for offReservation
-	freeSet    bitset     // Idle or Busy nodes with a free slot (Slots − BusySlots in the view)
-	idleList   idleList   // Idle nodes by IdleSince, then ID
-	avail      int        // Σ free over Idle and Busy nodes
-	level      []int32    // sleep level a shutting-down node is entering
-	bootEnd    []int64    // when a booting node is expected up
-	alloc      []allocation
+	ends       []endEntry       // EASY: running jobs by estimated end, latest first
+	boots      bootEnds         // EASY: booting nodes by expected end
+	expiries   expiries         // EASY: overrun estimates' expiry times
+	plan       profile          // conservative: the free slots planned over time
+	resv       []endEntry       // EASY: scratch for offReservation
+	freeSet    bitset           // Idle or Busy nodes with a free slot (Slots − BusySlots in the view)
+	idleList   idleList         // Idle nodes by IdleSince, then ID
+	avail      int              // Σ free over Idle and Busy nodes
+	level      []int32          // sleep level a shutting-down node is entering
+	bootEnd    []int64          // when a booting node is expected up
+	alloc      []allocation     // by allocation slot: the running jobs' (jobEnd.a)
+	freeAlloc  []int32          // allocation slots not in use
 	pools      [64][]allocation // free allocations by size class
-	startSeq   []int32          // per job: rank in start order (its key in running)
 	seq        int32
 	cands      candidates // EASY: queued jobs by slots and estimate
 	scanned    scanMemo   // EASY: what the last backfill scan found
@@ -129,19 +135,34 @@ type state struct {
 
 // New prepares a replay of tr on c. It fails if a job needs more slots than
 // the cluster has or the cluster is invalid.
+// A cluster with partitions is replayed by a Partitioned instead.
 func New(tr *datasets.Trace, c Cluster, opt Options) (*Simulator, error) {
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("sim: cluster: %w", err)
 	}
+	if len(c.Partitions) > 0 {
+		return nil, fmt.Errorf("sim: cluster %q has %d partitions: replay it with NewPartitioned", c.Name, len(c.Partitions))
+	}
+	return newSimulator(tr, c, opt, true)
+}
+
+// newSimulator is New for a valid cluster; checkJobs checks the trace's
+// jobs (a partition's, checked with the whole trace, may be none).
+func newSimulator(tr *datasets.Trace, c Cluster, opt Options, checkJobs bool) (*Simulator, error) {
 	s := &Simulator{tr: tr, opt: opt, tz: int64(tr.Meta.TZOffset), indexFrom: indexFrom, indexUntil: indexUntil}
 	if err := s.setOptions(); err != nil {
 		return nil, err
 	}
-	if err := checkReplayJobs(tr, c.Slots()); err != nil {
-		return nil, err
+	if checkJobs {
+		if err := checkReplayJobs(tr, c.Slots()); err != nil {
+			return nil, err
+		}
 	}
 	s.setCluster(c)
 	if err := s.setJobs(); err != nil {
+		return nil, err
+	}
+	if err := s.setReservations(); err != nil {
 		return nil, err
 	}
 	s.allocState()
@@ -203,7 +224,9 @@ func (s *Simulator) setJobs() error {
 	jobs := s.tr.Jobs // checked by checkReplayJobs
 	s.jobs = make([]jobInfo, len(jobs))
 	s.queued = make([]policy.QueuedJob, len(jobs))
-	s.tIni = jobs[0].Submit
+	if len(jobs) > 0 {
+		s.tIni = jobs[0].Submit
+	}
 	for i := range jobs {
 		j := &jobs[i]
 		info := jobInfo{submit: j.Submit, run: j.Run, est: j.Run, req: j.Run, slots: j.Procs}
@@ -229,8 +252,6 @@ func (s *Simulator) allocState() {
 	st.idleList = newIdleList(n)
 	st.level = make([]int32, n)
 	st.bootEnd = make([]int64, n)
-	st.alloc = make([]allocation, len(s.jobs))
-	st.startSeq = make([]int32, len(s.jobs))
 	st.order = make([]int, 0, n)
 	st.qslots = newQueueSlots(s.totalSlots)
 	if s.easy && !s.cons {
@@ -259,6 +280,17 @@ func (s *Simulator) Run(p policy.Policy) (*Result, error) {
 // replays policy after policy and keeps only what it computes from each
 // Result allocates nothing per replay. After an error r holds no result.
 func (s *Simulator) RunInto(p policy.Policy, r *Result) error {
+	if err := s.prepare(p, r); err != nil {
+		return err
+	}
+	if err := s.replay(s.holdReservations(p), r); err != nil {
+		return fmt.Errorf("sim: policy %s: %w", p.Name(), err)
+	}
+	return nil
+}
+
+// prepare tells a clairvoyant p the future and makes r ready for a run.
+func (s *Simulator) prepare(p policy.Policy, r *Result) error {
 	if cv, ok := p.(policy.Clairvoyant); ok {
 		if err := s.makeFuture(); err != nil {
 			return err
@@ -277,9 +309,6 @@ func (s *Simulator) RunInto(p policy.Policy, r *Result) error {
 	}
 	if s.opt.JobNodes {
 		s.preparePlacements(r)
-	}
-	if err := s.replay(p, r); err != nil {
-		return fmt.Errorf("sim: policy %s: %w", p.Name(), err)
 	}
 	return nil
 }

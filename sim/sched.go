@@ -394,7 +394,8 @@ func (s *Simulator) start(qi int) {
 	st := &s.st
 	j := st.queue.key(qi)
 	info := &s.jobs[j]
-	al := &st.alloc[j]
+	a := s.allocSlot()
+	al := &st.alloc[a]
 	s.takeAllocation(al, min(int(info.slots), len(st.view.Nodes)))
 	need := info.slots
 	if st.placer != nil {
@@ -415,20 +416,21 @@ func (s *Simulator) start(qi int) {
 	run := s.scaledRun(info.run, al.nodes)
 	s.addSlotSeconds(al, info.slots, run)
 	q := st.queue.at(qi)
+	submit := q.Submit
 	st.running.push(st.seq, &policy.RunningJob{ID: q.ID, Slots: q.Slots, Start: st.now, ReqTime: q.ReqTime, Nodes: al.nodes})
 	st.queue.removeAt(qi)
 	st.qslots.remove(int(info.slots))
 	if st.indexed {
 		st.cands.set(int(j), noSlots, noEst)
 	}
-	st.startSeq[j] = st.seq
+	al.seq, al.slots = st.seq, info.slots
 	st.seq++
 	st.view.QueuedSlots -= int(info.slots)
-	st.view.QueuedSubmitSum -= s.queued[j].Submit
+	st.view.QueuedSubmitSum -= submit
 	st.view.BusySlots += int(info.slots)
 	st.res.Jobs[j].Start = st.now
 	st.res.Jobs[j].End = st.now + run
-	st.events.push(jobEnd{t: st.now + run, j: j})
+	st.events.push(jobEnd{t: st.now + run, j: j, a: a})
 	if s.easy {
 		s.addEnd(st.now+info.est, j, info.slots)
 		if info.est < run {
@@ -483,24 +485,25 @@ func (s *Simulator) takeIdleLowest(al *allocation, need int32) {
 	nodes, fs, now := st.view.Nodes, st.freeSet, st.now
 	idle, pos := st.idleList.nodes, st.idleList.pos
 	m0 := len(al.nodes)
-	an := al.nodes[:cap(al.nodes)]
-	m := m0
-	for w := 0; w < len(fs) && need > 0; w++ {
+	m := m0 + int(need)
+	an := al.nodes[:m]
+	left := an[m0:] // what is still needed: left[0] needs no bounds check
+	for w := 0; w < len(fs) && len(left) > 0; w++ {
 		word := fs[w]
-		for ; word != 0 && need > 0; word &= word - 1 {
+		for ; word != 0 && len(left) > 0; word &= word - 1 {
 			i := w<<6 + bits.TrailingZeros64(word)
 			nodes[i].Enter(policy.Busy, now)
 			nodes[i].BusySlots = 1
 			idle[pos[i]] = noNode
-			an[m] = i
-			m++
-			need--
+			left[0] = i
+			left = left[1:]
 		}
 		fs[w] = word // the nodes not taken
 	}
+	m -= len(left)      // none when the free slots were counted right
 	ac := al.counts[:m] // one slot on each node, set apart: one slice fewer in the loop
-	for x := m0; x < m; x++ {
-		ac[x] = 1
+	for x, ones := 0, ac[m0:]; x < len(ones); x++ {
+		ones[x] = 1
 	}
 	al.nodes, al.counts = an[:m], ac
 	st.idleList.gone += m - m0
@@ -567,25 +570,53 @@ func (s *Simulator) scaledRun(run int64, nodes []int) int64 {
 	return scaleRun(run, speed)
 }
 
-// end finishes job j now and frees its slots.
-func (s *Simulator) end(j int32) {
+// end finishes job j, whose nodes are in allocation slot a, now and
+// frees its slots.
+func (s *Simulator) end(j, a int32) {
 	st := &s.st
-	al := &st.alloc[j]
+	al := &st.alloc[a]
 	if s.oneSlot {
 		s.releaseWhole(al)
 	} else {
 		s.release(al)
 	}
-	st.avail += int(s.jobs[j].slots)
+	slots := int(al.slots)
+	st.avail += slots
 	st.changed = true
-	st.running.removeAt(st.running.find(st.startSeq[j]))
+	st.running.removeAt(st.running.find(al.seq))
 	s.putAllocation(al)
-	st.view.BusySlots -= int(s.jobs[j].slots)
+	st.freeAlloc = append(st.freeAlloc, a)
+	st.view.BusySlots -= slots
 	if s.easy {
 		s.removeEnd(j)
 	}
 	st.ended++
 	st.schedule = true
+}
+
+// allocSlot returns an allocation slot not in use, the one freed last.
+// There are at most as many in use as jobs running at once, so the slots
+// stay few and in cache.
+func (s *Simulator) allocSlot() int32 {
+	st := &s.st
+	if n := len(st.freeAlloc); n > 0 {
+		a := st.freeAlloc[n-1]
+		st.freeAlloc = st.freeAlloc[:n-1]
+		return a
+	}
+	st.alloc = append(st.alloc, allocation{})
+	return int32(len(st.alloc) - 1)
+}
+
+// resetAllocSlots frees every allocation slot at the start of a run (a
+// failed run may have left some in use: their buffers are dropped when
+// taken again).
+func (s *Simulator) resetAllocSlots() {
+	st := &s.st
+	st.freeAlloc = st.freeAlloc[:0]
+	for a := len(st.alloc) - 1; a >= 0; a-- {
+		st.freeAlloc = append(st.freeAlloc, int32(a))
+	}
 }
 
 // takeAllocation sets al to empty node and count buffers able to hold a

@@ -57,6 +57,7 @@ type Plan struct {
 	MaxFront       int                `json:"max_front"`
 	ReactiveIsland bool               `json:"reactive_island,omitempty"`
 	NoScheduleRule bool               `json:"no_schedule_rule,omitempty"`
+	Robust         *Robust            `json:"robust,omitempty"` // nil: plain
 	Population     int                `json:"population"`
 	Generations    int                `json:"generations"`
 	Islands        int                `json:"islands"`
@@ -90,6 +91,10 @@ func NewPlan(o Options, pv rundir.Provenance, timeout time.Duration) (*Plan, err
 		ReactiveIsland: o.ReactiveIsland, NoScheduleRule: o.NoScheduleRule, Population: s.Population, Generations: s.Generations,
 		Islands: s.Islands, MigrationEvery: s.MigrationEvery, Migrants: s.Migrants, Seed: s.Seed,
 		TimeoutSeconds: timeout.Seconds(),
+	}
+	if !o.Robust.IsZero() {
+		r := o.Robust
+		p.Robust = &r
 	}
 	p.Fields = o.fingerprint()
 	for k, v := range p.settingsFields() {
@@ -175,9 +180,15 @@ func (p *Plan) Options(tr *datasets.Trace, workers int) (Options, error) {
 		Settings: Settings{Population: p.Population, Generations: p.Generations, Islands: p.Islands,
 			MigrationEvery: p.MigrationEvery, Migrants: p.Migrants, Seed: p.Seed, Workers: workers},
 	}
+	if p.Robust != nil {
+		o.Robust = *p.Robust
+	}
 	o, err := o.withDefaults()
 	if err != nil {
 		return o, err
+	}
+	if _, ok := p.Fields["robust"]; ok && p.Robust == nil {
+		return o, errors.New("tuner: plan: field robust is in the fingerprint, but the plan has no robust settings: edited?")
 	}
 	for k, v := range o.fingerprint() {
 		if p.Fields[k] != v {

@@ -43,6 +43,7 @@ type PolicyProblem struct {
 	bounds []float64
 	vars   []Var
 	nParam int
+	robust *robustEval // nil: one plain replay of Trace (Options.Robust)
 }
 
 // NewPolicyProblem prepares the tuning of spec on tr. alwaysOn are
@@ -288,11 +289,16 @@ func (p *PolicyProblem) ReactiveFixed() map[int]float64 {
 // NewEvaluator implements Problem: a replayer (the Scorer's scoring
 // state: a simulator of its own) per worker.
 func (p *PolicyProblem) NewEvaluator() (Evaluator, error) {
+	if p.robust != nil {
+		return p.newRobustEvaluator()
+	}
 	rep := newReplayer(p.Cluster, p.Options)
 	if _, err := rep.simulator(p.Trace); err != nil {
 		return nil, err // a bad cluster or trace fails here, not at the first evaluation
 	}
-	return &policyEvaluator{p: p, rep: rep}, nil
+	e := &policyEvaluator{p: p, rep: rep}
+	e.mk = e.policy
+	return e, nil
 }
 
 // policyEvaluator evaluates candidates on one worker. In steady state an
@@ -305,6 +311,22 @@ type policyEvaluator struct {
 	cfg policy.Config // the last candidate decoded
 	pol policy.Policy // the last candidate's policy, renewed for the next
 	sc  objectives.Scores
+	mk  sim.PolicyMaker // e.policy, made once
+}
+
+// policy makes the policy of e.cfg: the last one renewed, except with
+// partitions, where a replay makes one policy per partition.
+func (e *policyEvaluator) policy() (policy.Policy, error) {
+	if len(e.p.Cluster.Partitions) > 0 {
+		return e.p.Spec.New(e.cfg) // not policy.New: no lookup building every Spec
+	}
+	pol, err := e.p.Spec.Renew(e.pol, e.cfg)
+	if err != nil {
+		e.pol = nil
+		return nil, err
+	}
+	e.pol = pol
+	return pol, nil
 }
 
 // scoreAt is sc.Get(name) without copying sc to the heap.
@@ -318,13 +340,8 @@ func scoreAt(sc *objectives.Scores, name string) (float64, error) {
 // Evaluate implements Evaluator.
 func (e *policyEvaluator) Evaluate(x, f []float64) (float64, error) {
 	e.p.configInto(x, &e.cfg)
-	pol, err := e.p.Spec.Renew(e.pol, e.cfg) // not policy.New: no lookup building every Spec
-	if err != nil {
-		e.pol = nil
-		return 0, err
-	}
-	e.pol = pol
-	if e.sc, err = e.rep.score(e.p.Trace, pol); err != nil {
+	var err error
+	if e.sc, err = e.rep.score(e.p.Trace, e.mk); err != nil {
 		return 0, err
 	}
 	for k, o := range e.p.Objs {
@@ -336,8 +353,6 @@ func (e *policyEvaluator) Evaluate(x, f []float64) (float64, error) {
 }
 
 // violation sums how far sc misses each constraint's bound.
-//
-//lint:ignore U1000 the robust evaluation (branch robust2) calls it
 func (p *PolicyProblem) violation(sc objectives.Scores, bounds []float64) (float64, error) {
 	return p.violationAt(&sc, bounds)
 }

@@ -68,12 +68,9 @@ func (s *Scorer) replay(ctx context.Context, tasks []ScoreTask, keep func(w, i i
 	errs := make([]error, len(tasks))
 	_, err := s.pool.run(ctx, len(tasks), func(w, i int) {
 		t := tasks[i]
-		p, err := s.reps[w].policy(t.Config)
+		r, err := s.reps[w].replay(t.Trace, func() (policy.Policy, error) { return s.reps[w].policy(t.Config) })
 		if err == nil {
-			var r *sim.Result
-			if r, err = s.reps[w].replay(t.Trace, p); err == nil {
-				err = keep(w, i, r)
-			}
+			err = keep(w, i, r)
 		}
 		if err != nil {
 			errs[i] = fmt.Errorf("tuner: %s: %w", t.Config.Name, err)
@@ -140,6 +137,7 @@ type replayer struct {
 	cluster sim.Cluster
 	opt     sim.Options
 	sims    map[*datasets.Trace]*sim.Simulator
+	parts   map[*datasets.Trace]*sim.Partitioned // a partitioned cluster's (partitions.go)
 	res     sim.Result
 	scorer  objectives.Scorer
 	// specs and pols are the specs looked up so far and the last policy
@@ -154,7 +152,8 @@ func newReplayer(c sim.Cluster, opt sim.Options) *replayer {
 }
 
 // policy makes the policy c describes, as policy.New does, renewing the
-// last policy of its kind: the previous replay is over.
+// last policy of its kind (the previous replay is over), except with
+// partitions, where a replay makes one policy per partition.
 func (r *replayer) policy(c policy.Config) (policy.Policy, error) {
 	spec, ok := r.specs[c.Name]
 	if !ok {
@@ -163,6 +162,9 @@ func (r *replayer) policy(c policy.Config) (policy.Policy, error) {
 			return nil, err
 		}
 		r.specs[c.Name] = spec
+	}
+	if len(r.cluster.Partitions) > 0 {
+		return spec.New(c)
 	}
 	p, err := spec.Renew(r.pols[c.Name], c)
 	if err != nil {
@@ -173,9 +175,17 @@ func (r *replayer) policy(c policy.Config) (policy.Policy, error) {
 	return p, nil
 }
 
-// replay runs p on tr; the result is the replayer's, reused by the next
-// replay.
-func (r *replayer) replay(tr *datasets.Trace, p policy.Policy) (*sim.Result, error) {
+// replay runs a policy mk makes on tr (one per partition when the
+// cluster has partitions); the result is the replayer's, reused by the
+// next replay.
+func (r *replayer) replay(tr *datasets.Trace, mk sim.PolicyMaker) (*sim.Result, error) {
+	if len(r.cluster.Partitions) > 0 {
+		return r.replayParts(tr, mk)
+	}
+	p, err := mk()
+	if err != nil {
+		return nil, err
+	}
 	s, err := r.simulator(tr)
 	if err != nil {
 		return nil, err
@@ -186,8 +196,13 @@ func (r *replayer) replay(tr *datasets.Trace, p policy.Policy) (*sim.Result, err
 	return &r.res, nil
 }
 
-// simulator is the replayer's simulator of tr, made at the first use.
+// simulator is the replayer's simulator of tr, made at the first use
+// (with a partitioned cluster, only checked: see partitioned).
 func (r *replayer) simulator(tr *datasets.Trace) (*sim.Simulator, error) {
+	if len(r.cluster.Partitions) > 0 {
+		_, err := r.partitioned(tr)
+		return nil, err
+	}
 	if s, ok := r.sims[tr]; ok {
 		return s, nil
 	}
@@ -199,9 +214,9 @@ func (r *replayer) simulator(tr *datasets.Trace) (*sim.Simulator, error) {
 	return s, nil
 }
 
-// score replays p on tr and scores the run.
-func (r *replayer) score(tr *datasets.Trace, p policy.Policy) (objectives.Scores, error) {
-	res, err := r.replay(tr, p)
+// score replays a policy mk makes on tr and scores the run.
+func (r *replayer) score(tr *datasets.Trace, mk sim.PolicyMaker) (objectives.Scores, error) {
+	res, err := r.replay(tr, mk)
 	if err != nil {
 		return objectives.Scores{}, err
 	}

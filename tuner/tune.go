@@ -52,7 +52,12 @@ type Options struct {
 	// drain) in every island, so the front's gains are power decisions'
 	// alone and the schedule is always-on's.
 	NoScheduleRule bool
-	Settings       Settings
+	// Robust scores candidates on several replays of the train split
+	// (windows, jittered replicas) aggregated; the zero value is one plain
+	// replay, the default (see DefaultRobust for the measurements). See
+	// Robust.
+	Robust   Robust
+	Settings Settings
 	// Monitor, when set, watches the run (cmd's progress bar): it sees
 	// every generation with Status.Hypervolume set to the train split's.
 	Monitor Monitor
@@ -195,6 +200,13 @@ func newSetup(ctx context.Context, o Options, prepare func() error) (*setup, err
 	if su.refs, err = references(ctx, scorer, train, test); err != nil {
 		return fail(err)
 	}
+	var rb *robustEval
+	var aoScreen objectives.Scores
+	if !o.Robust.IsZero() {
+		if rb, aoScreen, err = newRobustEval(ctx, o, scorer, train, su.refs); err != nil {
+			return fail(err)
+		}
+	}
 	if su.prob, err = NewPolicyProblem(spec, train, *o.Cluster, o.Sim, o.Objectives, o.Constraints, su.refs[AlwaysOn].Train); err != nil {
 		return fail(err)
 	}
@@ -206,8 +218,16 @@ func newSetup(ctx context.Context, o Options, prepare func() error) (*setup, err
 	if fixed := su.prob.ReactiveFixed(); o.ReactiveIsland && fixed != nil && s.Islands > 1 {
 		s.Fixed = []map[int]float64{fixed} // island 0 searches the reactive core
 	}
-	if off := su.prob.ScheduleRuleFixed(); o.NoScheduleRule && off != nil {
+	off := su.prob.ScheduleRuleFixed()
+	if o.NoScheduleRule && off != nil {
 		s.Fixed = fixEverywhere(s.Fixed, off, s.Islands)
+	} else {
+		off = nil
+	}
+	if rb != nil {
+		if err := rb.attach(ctx, scorer, su.prob, aoScreen, s.Population, off); err != nil {
+			return fail(err)
+		}
 	}
 	s.Fingerprint = o.fingerprint()
 	s.workers = scorer.pool
@@ -229,6 +249,10 @@ func (o Options) withDefaults() (Options, error) {
 		o.Presets = DefaultPresets()
 	}
 	o.Settings = o.Settings.withDefaults()
+	var err error
+	if o.Robust, err = NormalizeRobust(o.Robust); err != nil {
+		return o, err
+	}
 	if o.MaxFront == 0 {
 		o.MaxFront = max(100, 2*o.Settings.Population)
 	}
@@ -256,7 +280,7 @@ func (o Options) fingerprint() rundir.Fingerprint {
 	}
 	simOpt := o.Sim // the rest of the simulator's options
 	simOpt.Scheduler = ""
-	return rundir.Fingerprint{
+	f := rundir.Fingerprint{
 		"trace":            TraceDigest(o.Trace),
 		"split":            o.Split.String(),
 		"policy":           o.Policy,
@@ -269,6 +293,10 @@ func (o Options) fingerprint() rundir.Fingerprint {
 		"reactive_island":  rundir.FingerprintValue(o.ReactiveIsland),
 		"no_schedule_rule": rundir.FingerprintValue(o.NoScheduleRule),
 	}
+	if !o.Robust.IsZero() {
+		f["robust"] = rundir.FingerprintValue(o.Robust) // absent for plain runs: their checkpoints resume as before
+	}
+	return f
 }
 
 // references scores always-on and the oracle (the hypervolume box) on
@@ -313,7 +341,7 @@ func buildFront(ctx context.Context, sc *Scorer, prob *PolicyProblem, res *Resul
 	for i, m := range arch {
 		configs[i] = prob.Config(m.X)
 	}
-	trs, err := sc.ScoreConfigs(ctx, train, configs)
+	trs, err := trainScores(ctx, sc, prob, train, configs)
 	if err != nil {
 		return nil, err
 	}
@@ -425,6 +453,10 @@ func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *Result, 
 		Normalizers: map[string]rundir.Normalizer{},
 	}
 	m.SetProvenance(pv)
+	if !o.Robust.IsZero() {
+		r := o.Robust
+		m.Robust = &r
+	}
 	if r := prob.Spec.ScheduleRule; r != nil {
 		m.ScheduleRule = r.Name + " searched"
 		if o.NoScheduleRule {

@@ -29,6 +29,14 @@ as the argument. -o FILE writes FILE (YAML, or JSON when it ends in .json)
 atomically, replacing it only with --force; without -o the file is
 printed (YAML, or JSON with --json).
 
+To split the machine into partitions (independent queues, each with its
+own nodes and policy), add a partitions list to the file: each has a
+name, the node groups it owns, the queues it takes (default its name;
+SWF field 15 or 16, Slurm's Partition, the PBS/SGE/LSF/OAR queue) and
+optionally default: true (takes the jobs no partition lists). Partitions
+sharing node groups are refused. See README.md, "Cluster files", and
+docs/clusters/sdsc-par-1996-partitions.yaml.
+
 Examples:
   ecotune cluster --from sacct.log
   ecotune cluster --from site.parquet -o cluster.yaml

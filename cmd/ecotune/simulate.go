@@ -25,7 +25,10 @@ The cluster is, in order of preference: --cluster FILE (YAML or JSON node
 groups, see "go doc sim.LoadCluster"), --nodes N [--slots-per-node S], or
 the trace header (MaxNodes nodes of MaxProcs/MaxNodes slots). --model
 names the built-in power model of the last two (escs: off 2 W, idle 150 W,
-+80 W per busy slot, boot 555 s 13.71 Wh, shutdown 480 s 10.79 Wh).
++80 W per busy slot, boot 555 s 13.71 Wh, shutdown 480 s 10.79 Wh). A
+cluster file with partitions replays each partition's jobs on its own
+nodes under its own instance of the policy, over the whole trace's window
+(README.md, "Cluster files"); the output then lists each partition.
 
 --set name=value sets a policy parameter (repeatable; "ecotune policies"
 lists them). --period is the decision cycle in seconds; 0 consults the
@@ -42,7 +45,10 @@ reservation) or conservative (every queued job holds one); backfilling
 estimates jobs by their requested time (--use-run-time: by their run time).
 --json adds by_user, by_group and by_partition: for each name its jobs,
 mean/median/max wait, p90 wait ratio (qos_p90 over its jobs) and
-node-hours.
+node-hours; by_partition names the cluster's partitions when it has some
+(the jobs file's partition column too), and partitions then gives each
+one's nodes, slots, jobs, off_node_seconds, reconfigurations, boots,
+shutdowns and energy_kwh.
 
 --rules FILE replays an exported rule set (ecotune export) instead of
 --policy/--set: its policy and parameters, its period (unless --period is
@@ -102,6 +108,7 @@ type simulateReport struct {
 	IgnoredCommands int64   `json:"ignored_commands"`
 	SimSeconds      float64 `json:"sim_seconds"`
 	objectives.Breakdowns
+	parts []objectives.PartitionScores // the text output's
 }
 
 func runSimulate(c *cli.Context) error {
@@ -186,6 +193,7 @@ func runSimulate(c *cli.Context) error {
 		Trace: traceName(c, tr), Rules: c.String("rules"), Policy: cfg.Name, Params: cfg.Params, Scheduler: scheduler,
 		PeriodS: period, Nodes: r.Nodes, Slots: r.Slots, Scores: objectives.Compute(&r),
 		BootFailures: r.BootFailures, IgnoredCommands: r.IgnoredCommands, SimSeconds: elapsed,
+		parts: objectives.Partitions(&r),
 	}
 	if c.Bool("json") {
 		if rep.Breakdowns, err = reports.Breakdowns(tr, &r); err != nil {
@@ -227,7 +235,7 @@ func rulesCluster(path string, rs *policy.RuleSet, c sim.Cluster) (sim.Cluster, 
 			path, describe(len(rs.Cluster), func(i int) (int, int) { return rs.Cluster[i].Count, rs.Cluster[i].Slots }),
 			describe(len(c.Groups), func(i int) (int, int) { return c.Groups[i].Count, c.Groups[i].Slots }))
 	}
-	out := sim.Cluster{Name: c.Name, Groups: make([]sim.NodeGroup, len(c.Groups))}
+	out := sim.Cluster{Name: c.Name, Groups: make([]sim.NodeGroup, len(c.Groups)), Partitions: c.Partitions}
 	for i, g := range c.Groups {
 		g.Model, g.GFLOPS = rs.Cluster[i].Model, rs.Cluster[i].GFLOPS
 		out.Groups[i] = g
@@ -252,6 +260,10 @@ func (r simulateReport) writeText(c *cli.Context) error {
 			v += fmt.Sprintf(" (%d failed)", r.BootFailures)
 		}
 		row(o.Name, "%s", v)
+	}
+	for _, p := range r.parts {
+		row("partition "+p.Name, "%d nodes, %d jobs, %d off_node_seconds, %d reconfigurations, %.3f kWh",
+			p.Nodes, p.Jobs, p.OffNodeSeconds, p.Reconfigurations, p.EnergyKWh)
 	}
 	row("ignored_commands", "%d", r.IgnoredCommands)
 	row("sim_seconds", "%.3f", r.SimSeconds)

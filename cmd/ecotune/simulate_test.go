@@ -143,3 +143,67 @@ func TestSimulateJobs(t *testing.T) {
 		t.Errorf("jobs file rewritten without --force: %v", err)
 	}
 }
+
+// TestSimulatePartitions replays an SWF log whose jobs name queues 1 and
+// 2 on a cluster file of two partitions: the output lists the cluster's
+// partitions, by_partition and the jobs file name them, and queue 1's
+// second job waits for the first though partition q2's nodes are idle.
+func TestSimulatePartitions(t *testing.T) {
+	dir := t.TempDir()
+	// fields: id submit wait run procs cpu mem reqprocs reqtime mem status user group exe queue partition prev think
+	swf := "; MaxNodes: 4\n; MaxProcs: 4\n" +
+		"1 0 -1 100 2 -1 -1 2 -1 -1 1 1 1 -1 1 -1 -1 -1\n" +
+		"2 10 -1 50 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n" +
+		"3 20 -1 30 1 -1 -1 1 -1 -1 1 2 1 -1 2 -1 -1 -1\n"
+	cluster := "groups:\n  - {name: a, count: 2, slots: 1, model: escs}\n  - {name: b, count: 2, slots: 1, model: escs}\n" +
+		"partitions:\n  - {name: q1, groups: [a], queues: ['1']}\n  - {name: q2, groups: [b], queues: ['2']}\n"
+	trace, cfile, jobs := filepath.Join(dir, "t.swf"), filepath.Join(dir, "c.yaml"), filepath.Join(dir, "jobs.csv")
+	if err := os.WriteFile(trace, []byte(swf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfile, []byte(cluster), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runApp(t, "simulate", "--trace", trace, "--cluster", cfile, "--scheduler", "fcfs", "--jobs", jobs, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Nodes       int `json:"nodes"`
+		ByPartition []struct {
+			Name    string  `json:"name"`
+			Jobs    int     `json:"jobs"`
+			MaxWait int64   `json:"max_wait_s"`
+			Hours   float64 `json:"node_hours"`
+		} `json:"by_partition"`
+		Partitions []struct {
+			Name  string `json:"name"`
+			Nodes int    `json:"nodes"`
+			Jobs  int    `json:"jobs"`
+		} `json:"partitions"`
+	}
+	decodeOne(t, out, &m)
+	if m.Nodes != 4 || len(m.ByPartition) != 2 || m.ByPartition[0].Name != "q1" || m.ByPartition[0].Jobs != 2 || m.ByPartition[0].MaxWait != 90 ||
+		m.ByPartition[1].Name != "q2" || m.ByPartition[1].MaxWait != 0 {
+		t.Errorf("nodes %d, by_partition %+v; want q1: 2 jobs, max wait 90; q2: no wait", m.Nodes, m.ByPartition)
+	}
+	if len(m.Partitions) != 2 || m.Partitions[0].Name != "q1" || m.Partitions[0].Nodes != 2 || m.Partitions[1].Jobs != 1 {
+		t.Errorf("partitions %+v", m.Partitions)
+	}
+	f, err := os.Open(jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts, nodes []string
+	for _, r := range rows[1:] {
+		parts, nodes = append(parts, r[3]), append(nodes, r[10])
+	}
+	if strings.Join(parts, ",") != "q1,q1,q2" || strings.Join(nodes, ",") != "a1 a2,a1,b1" {
+		t.Errorf("jobs file partitions %v, nodes %v", parts, nodes)
+	}
+}

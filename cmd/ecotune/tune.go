@@ -72,6 +72,26 @@ RUN_DIR/policies.md comparing them (with policies-front.svg).
 which changes who backfills under EASY), so its gains are power
 decisions'; run.json's schedule_rule says which.
 
+--robust scores every candidate on several replays of the train split
+instead of one, so a pick holds beyond the one replay it was chosen on:
+4 windows (consecutive blocks of the train jobs) and one replica of each
+whose submit times are jittered by up to ±1800 s (seeded by --seed),
+aggregated per objective with cvar (the mean of the worse half of the 8
+replays). --robust-windows K, --robust-replicas R, --robust-jitter SECONDS,
+--robust-aggregate mean|worst|cvar and --robust-alpha A (cvar's level: the
+mean of the ceil(A x replays) worst) set one part each (any of them turns
+--robust on, the rest taking its defaults; --robust-windows 1
+--robust-replicas 0 is the plain single replay). mean is the average
+replay, worst the worst replay of each objective, cvar in between. Extensive
+scores (node-off seconds, reconfigurations, energy) are scaled to the train
+split's length before aggregating; always-on and the oracle are replayed
+and aggregated the same way, so relative constraints and rel10 compare like
+with like, and the train scores of the front and of the references in
+run.json ("robust") are those aggregates. A candidate is replayed on the
+last window first and promoted to the other replays unless one of the
+policy's seeds dominates it there (multi-fidelity), so a robust run costs
+at most about 1 + R plain ones.
+
 With no arguments it tunes hgfs on the embedded default trace: 150
 generations of 2 islands of 32, about 9,000 distinct evaluations, in about
 45 s on two cores.
@@ -102,7 +122,7 @@ func tuneCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "tune",
 		Usage:       "NSGA-II / genetic-fuzzy search, holdout, front",
-		UsageText:   "ecotune tune [TRACE | --trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--no-schedule-rule] [--policies a,b,...] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--train 0.7 | --windows K] [--scheduler easy|fcfs|conservative] [--cluster FILE] [-o DIR] [--resume] [--force] [--json] [--slurm [--sbatch-args ARGS] [--dry-run]]",
+		UsageText:   "ecotune tune [TRACE | --trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--no-schedule-rule] [--robust [--robust-windows K] [--robust-replicas R] [--robust-jitter S] [--robust-aggregate mean|worst|cvar] [--robust-alpha A]] [--policies a,b,...] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--train 0.7 | --windows K] [--scheduler easy|fcfs|conservative] [--cluster FILE] [-o DIR] [--resume] [--force] [--json] [--slurm [--sbatch-args ARGS] [--dry-run]]",
 		ArgsUsage:   traceArgsUsage,
 		Description: tuneHelp + "\n\nDISTRIBUTED\n" + tuneSlurmHelp + "\n\nScores (objectives.All: name, default direction, unit, meaning):\n" + objectives.Help(),
 		Flags: append(append(traceFlags(),
@@ -113,6 +133,12 @@ func tuneCommand() *cli.Command {
 			&cli.BoolFlag{Name: "reactive-island", Usage: "the first island searches the policy's reactive core alone (hgfs: idle-timeout)"},
 			&cli.StringFlag{Name: "policies", Usage: "tune each of these policies (comma-separated) on the same split and budget, in RUN_DIR/POLICY, and compare them (summary.json, policies.md)"},
 			&cli.BoolFlag{Name: "no-schedule-rule", Usage: "fix the policy's own scheduling rule off (hgfs: drain)"},
+			&cli.BoolFlag{Name: "robust", Usage: "score candidates on several replays of the train split, aggregated (4 windows, 1 jittered replica each, cvar)"},
+			&cli.IntFlag{Name: "robust-windows", Usage: "robust: consecutive blocks of the train jobs (default 4)"},
+			&cli.IntFlag{Name: "robust-replicas", Usage: "robust: jittered copies of each window (default 1)"},
+			&cli.Int64Flag{Name: "robust-jitter", Usage: "robust: largest submit-time shift of a replica's jobs, in seconds (default 1800)"},
+			&cli.StringFlag{Name: "robust-aggregate", Usage: "robust: mean, worst or cvar over the replays, per objective (default cvar)"},
+			&cli.Float64Flag{Name: "robust-alpha", Usage: "robust: cvar's level, the fraction of worst replays averaged (default 0.5)"},
 			&cli.IntFlag{Name: "migration", Value: 5, Usage: "generations between migrations"},
 			&cli.IntFlag{Name: "evaluations", Usage: "stop after the generation that reaches this many distinct evaluations (0: no limit)"},
 			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed"},
@@ -369,9 +395,59 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 	t.Resume, t.Force = c.Bool("resume"), c.Bool("force")
 	o.ReactiveIsland = c.Bool("reactive-island")
 	o.NoScheduleRule = c.Bool("no-schedule-rule")
+	if o.Robust, err = robustOptions(c); err != nil {
+		return o, t, err
+	}
 	t.Provenance.Command = os.Args
 	t.Provenance.Version = version
 	return o, t, nil
+}
+
+// robustOptions are the --robust flags' settings: none set is plain;
+// --robust or any --robust-* flag starts from tuner.DefaultRobust and
+// the flags given replace its parts.
+func robustOptions(c *cli.Context) (tuner.Robust, error) {
+	names := []string{"robust", "robust-windows", "robust-replicas", "robust-jitter", "robust-aggregate", "robust-alpha"}
+	on := false
+	for _, n := range names {
+		on = on || c.IsSet(n)
+	}
+	if !on {
+		return tuner.Robust{}, nil
+	}
+	if c.IsSet("robust") && !c.Bool("robust") {
+		return tuner.Robust{}, fmt.Errorf("tune: --robust=false with --robust-* flags: leave out --robust=false")
+	}
+	r := tuner.DefaultRobust()
+	if c.IsSet("robust-windows") {
+		r.Windows = c.Int("robust-windows")
+		if r.Windows < 1 {
+			return r, fmt.Errorf("tune: --robust-windows %d: need at least 1", r.Windows)
+		}
+	}
+	if c.IsSet("robust-replicas") {
+		r.Replicas = c.Int("robust-replicas")
+		if r.Replicas == 0 && !c.IsSet("robust-jitter") {
+			r.Jitter = 0
+		}
+	}
+	if c.IsSet("robust-jitter") {
+		r.Jitter = c.Int64("robust-jitter")
+	}
+	if c.IsSet("robust-aggregate") {
+		r.Aggregate = c.String("robust-aggregate")
+		if r.Aggregate != tuner.AggregateCVaR && !c.IsSet("robust-alpha") {
+			r.Alpha = 0
+		}
+	}
+	if c.IsSet("robust-alpha") {
+		r.Alpha = c.Float64("robust-alpha")
+	}
+	r, err := tuner.NormalizeRobust(r)
+	if err != nil {
+		return r, fmt.Errorf("tune: %w", err)
+	}
+	return r, nil
 }
 
 // traceName is the trace's short name: the file's base name without

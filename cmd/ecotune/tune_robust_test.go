@@ -1,0 +1,63 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ecotune/ecotune/tuner"
+)
+
+// --robust and its parts reach run.json; bad values are refused naming
+// the setting.
+func TestTuneRobustFlags(t *testing.T) {
+	trace := testTrace(t, "NASA-iPSC-1993-3.1-cln.swf.gz")
+	cases := []struct {
+		flags []string
+		want  tuner.Robust
+	}{
+		{[]string{"--robust"}, tuner.DefaultRobust()},
+		{[]string{"--robust-aggregate", "worst"}, tuner.Robust{Windows: 4, Replicas: 1, Jitter: 1800, Aggregate: "worst"}},
+		{[]string{"--robust", "--robust-windows", "3", "--robust-replicas", "0"}, tuner.Robust{Windows: 3, Aggregate: "cvar", Alpha: 0.5}},
+		{[]string{"--robust", "--robust-jitter", "600", "--robust-alpha", "0.25"}, tuner.Robust{Windows: 4, Replicas: 1, Jitter: 600, Aggregate: "cvar", Alpha: 0.25}},
+	}
+	for _, tc := range cases {
+		dir := filepath.Join(t.TempDir(), "run")
+		out, err := runApp(t, append(tinyTune(trace, dir, "--json", "--no-report"), tc.flags...)...)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.flags, err)
+		}
+		var meta tuner.RunMeta
+		decodeOne(t, out, &meta)
+		if meta.Robust == nil || *meta.Robust != tc.want {
+			t.Errorf("%v: run.json robust %+v, want %+v", tc.flags, meta.Robust, tc.want)
+		}
+	}
+	// One window and no replicas is the plain replay: no robust in run.json.
+	dir := filepath.Join(t.TempDir(), "run")
+	out, err := runApp(t, append(tinyTune(trace, dir, "--json", "--no-report"), "--robust-windows", "1", "--robust-replicas", "0")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta tuner.RunMeta
+	decodeOne(t, out, &meta)
+	if meta.Robust != nil {
+		t.Errorf("one window, no replicas: run.json robust %+v, want none", meta.Robust)
+	}
+	bad := []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"--robust-aggregate", "median"}, "aggregate"},
+		{[]string{"--robust-windows", "0"}, "robust-windows"},
+		{[]string{"--robust-replicas", "-1"}, "replicas"},
+		{[]string{"--robust-aggregate", "mean", "--robust-alpha", "0.5"}, "alpha"},
+		{[]string{"--robust=false", "--robust-windows", "2"}, "--robust=false"},
+	}
+	for _, tc := range bad {
+		args := append(tinyTune(trace, filepath.Join(t.TempDir(), "r"), "--json"), tc.flags...)
+		if _, err := runApp(t, args...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want one mentioning %q", tc.flags, err, tc.want)
+		}
+	}
+}

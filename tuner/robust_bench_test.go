@@ -1,0 +1,44 @@
+package tuner
+
+import (
+	"context"
+	"flag"
+	"path/filepath"
+	"testing"
+
+	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/internal/testtrace"
+	rundir "github.com/ecotune/ecotune/run"
+	"github.com/ecotune/ecotune/sim"
+)
+
+var robustEvals = flag.Int("robust-evals", 10000, "evaluations of each tune of BenchmarkRobustTune")
+
+// BenchmarkRobustTune measures what robust evaluation costs: one op is a
+// whole hgfs tune of -robust-evals distinct evaluations (default 10,000)
+// on SDSC-SP2 (EASY, 70/30 split, seed 1), plain and with DefaultRobust.
+// The ratio of the two ns/op is the cost of robustness (the issue asks
+// for at most 2). Run it alone: go test -run '^$' -bench RobustTune
+// -benchtime 1x ./tuner.
+func BenchmarkRobustTune(b *testing.B) {
+	tr, err := datasets.Open(testtrace.Trace(b, "SDSC-SP2-1998-4.2-cln.swf.gz"), datasets.ReadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name   string
+		robust Robust
+	}{{"plain", Robust{}}, {"robust", DefaultRobust()}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for range b.N {
+				o := Options{Policy: "hgfs", Trace: tr, Split: rundir.Holdout(0.7), Sim: sim.Options{Scheduler: sim.EASY}, Robust: bc.robust,
+					Settings: Settings{Population: 32, Islands: 2, Generations: 100000, MigrationEvery: 5, Evaluations: *robustEvals, Seed: 1}}
+				out, err := Tune(context.Background(), o, rundir.Target{Dir: filepath.Join(b.TempDir(), "run")})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(out.Meta.Evaluations), "evals")
+			}
+		})
+	}
+}

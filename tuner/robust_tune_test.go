@@ -1,0 +1,223 @@
+package tuner_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/ecotune/ecotune/run"
+	"github.com/ecotune/ecotune/tuner"
+)
+
+// robustTune is smallTune with robust evaluation on.
+func robustTune(t *testing.T, dir string) (tuner.Options, run.Target) {
+	o, tg := smallTune(t, dir)
+	o.Robust = tuner.Robust{Windows: 3, Replicas: 1, Jitter: 900, Aggregate: tuner.AggregateCVaR}
+	return o, tg
+}
+
+// A robust tune writes the same front whatever the workers and
+// GOMAXPROCS, and a run interrupted after its second generation resumes
+// to the same bytes (the whole run: one worker, GOMAXPROCS 1; the cut
+// one: two of each). It records its settings, and its train references
+// are the aggregates (not the plain replay's).
+func TestRobustTuneSameWhateverWorkers(t *testing.T) {
+	base := t.TempDir()
+	whole, wt := robustTune(t, filepath.Join(base, "whole"))
+	whole.Settings.Workers = 1
+	prev := runtime.GOMAXPROCS(1)
+	out, err := tuner.Tune(context.Background(), whole, wt)
+	runtime.GOMAXPROCS(prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev = runtime.GOMAXPROCS(2)
+	defer runtime.GOMAXPROCS(prev)
+	cut, ct := robustTune(t, filepath.Join(base, "cut"))
+	cut.Settings.Workers = 2
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cut.Settings.Recorders = []tuner.Recorder{tuner.RecorderFunc(func(s *tuner.Status) error {
+		if s.Generation == 2 {
+			cancel()
+		}
+		return nil
+	})}
+	part, err := tuner.Tune(ctx, cut, ct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !part.Interrupted {
+		t.Fatal("cancelled run not marked interrupted")
+	}
+	cut.Settings.Recorders = nil
+	ct.Resume = true
+	if _, err := tuner.Tune(context.Background(), cut, ct); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{run.FrontJSON, run.FrontCSV} {
+		a, err := os.ReadFile(filepath.Join(base, "whole", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(base, "cut", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("robust %s: workers 2 interrupted and resumed differs from workers 1 whole", name)
+		}
+	}
+	m := out.Meta
+	if m.Robust == nil || m.Robust.Windows != 3 || m.Robust.Replicas != 1 || m.Robust.Alpha != 0.5 {
+		t.Fatalf("run.json robust = %+v, want the settings with their defaults", m.Robust)
+	}
+	plainDir := filepath.Join(t.TempDir(), "plain")
+	po, ptg := smallTune(t, plainDir)
+	plain, err := tuner.Tune(context.Background(), po, ptg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Meta.Robust != nil {
+		t.Errorf("a plain run records robust %+v", plain.Meta.Robust)
+	}
+	ra, pa := m.References[tuner.AlwaysOn], plain.Meta.References[tuner.AlwaysOn]
+	if ra.Train == pa.Train {
+		t.Error("robust always-on train scores equal the plain replay's: not aggregated")
+	}
+	if *ra.Test != *pa.Test {
+		t.Errorf("always-on's test scores differ between robust %+v and plain %+v: the test split is replayed plainly in both", *ra.Test, *pa.Test)
+	}
+	for _, p := range m.Presets {
+		if p.Relative && p.Train != nil && p.Feasible && p.Train.QoSP90 > p.Resolved {
+			t.Errorf("preset %s feasible with train qos_p90 %g above its bound %g", p.Name, p.Train.QoSP90, p.Resolved)
+		}
+	}
+}
+
+// Resuming with other robust settings (or none) is refused, naming the
+// field.
+func TestRobustResumeOtherSettingsRefused(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	o, tg := robustTune(t, dir)
+	o.Settings.Generations = 1
+	if _, err := tuner.Tune(context.Background(), o, tg); err != nil {
+		t.Fatal(err)
+	}
+	for name, change := range map[string]func(*tuner.Options){
+		"aggregate": func(o *tuner.Options) { o.Robust.Aggregate = tuner.AggregateWorst },
+		"windows":   func(o *tuner.Options) { o.Robust.Windows = 2 },
+		"plain":     func(o *tuner.Options) { o.Robust = tuner.Robust{} },
+	} {
+		o2, tg2 := robustTune(t, dir)
+		change(&o2)
+		tg2.Resume = true
+		_, err := tuner.Tune(context.Background(), o2, tg2)
+		var mm *run.MismatchError
+		if !errors.As(err, &mm) || !slices.Contains(mm.Fields, "robust") {
+			t.Errorf("%s: resume gave %v, want a mismatch naming robust", name, err)
+		}
+	}
+	// The same settings resume.
+	o3, tg3 := robustTune(t, dir)
+	o3.Settings.Generations = 2
+	tg3.Resume = true
+	if _, err := tuner.Tune(context.Background(), o3, tg3); err != nil {
+		t.Errorf("resume with the same robust settings: %v", err)
+	}
+}
+
+// In robust mode too the progress hypervolume lies in [0, 1] and never
+// falls.
+func TestRobustProgressNeverFalls(t *testing.T) {
+	o, tg := robustTune(t, filepath.Join(t.TempDir(), "run"))
+	o.Settings.Generations = 6
+	mon := &hvMonitor{}
+	o.Monitor = mon
+	if _, err := tuner.Tune(context.Background(), o, tg); err != nil {
+		t.Fatal(err)
+	}
+	if len(mon.hv) != o.Settings.Generations+1 {
+		t.Fatalf("%d progress records, want %d", len(mon.hv), o.Settings.Generations+1)
+	}
+	for g, hv := range mon.hv {
+		if math.IsNaN(hv) || hv < 0 || hv > 1 {
+			t.Fatalf("generation %d: progress hypervolume %g outside [0, 1]", g, hv)
+		}
+		if g > 0 && hv < mon.hv[g-1] {
+			t.Fatalf("generation %d: progress hypervolume fell from %g to %g", g, mon.hv[g-1], hv)
+		}
+	}
+	if mon.hv[len(mon.hv)-1] <= 0 {
+		t.Errorf("progress hypervolume stayed 0: %v", mon.hv)
+	}
+}
+
+// The distributed plan carries the robust settings to the islands, and
+// islands run apart give Tune's robust front.
+func TestRobustPlanIslands(t *testing.T) {
+	one := filepath.Join(t.TempDir(), "one")
+	o, tg := robustTune(t, one)
+	if _, err := tuner.Tune(context.Background(), o, tg); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "dist")
+	p, err := tuner.NewPlan(o, tg.Provenance, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tuner.WritePlan(p, run.Target{Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	if p, err = tuner.ReadPlan(dir); err != nil {
+		t.Fatal(err)
+	}
+	if p.Robust == nil || *p.Robust != (tuner.Robust{Windows: 3, Replicas: 1, Jitter: 900, Aggregate: tuner.AggregateCVaR, Alpha: 0.5}) {
+		t.Fatalf("plan robust = %+v", p.Robust)
+	}
+	po, err := p.Options(o.Trace, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if po.Robust != *p.Robust {
+		t.Fatalf("plan options robust = %+v, plan %+v", po.Robust, *p.Robust)
+	}
+	errs := make(chan error, p.Islands)
+	for i := range p.Islands {
+		go func() {
+			_, err := tuner.TuneIsland(context.Background(), p, po, dir, i, nil)
+			errs <- err
+		}()
+	}
+	for range p.Islands {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := tuner.Merge(context.Background(), p, po, dir); err != nil {
+		t.Fatal(err)
+	}
+	a, err := os.ReadFile(filepath.Join(one, run.FrontJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, run.FrontJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Error("the islands' robust front differs from Tune's")
+	}
+	// A plan whose robust settings were removed by hand is refused.
+	p.Robust = nil
+	if _, err := p.Options(o.Trace, 1); err == nil {
+		t.Error("a plan with its robust settings removed was accepted")
+	}
+}
