@@ -86,7 +86,21 @@ func (s *System) Compile() (*Compiled, error) {
 
 func (c *Compiled) compileRule(r int, rule *Rule) {
 	cr := &c.rules[r]
-	cr.first, cr.then, cr.weight = len(c.ants), rule.Then, rule.Weight
+	cr.first = len(c.ants)
+	for j, l := range rule.If {
+		if l != Any {
+			c.ants = append(c.ants, antecedent{j, l})
+		}
+	}
+	cr.end = len(c.ants)
+	c.compileConsequent(r, rule)
+}
+
+// compileConsequent sets rule r's weight, consequent and conclusion, and
+// adds it to the accepts and all sets unless it is NoRule.
+func (c *Compiled) compileConsequent(r int, rule *Rule) {
+	cr := &c.rules[r]
+	cr.then, cr.weight, cr.conclusion = rule.Then, rule.Weight, 0
 	if cr.weight == 0 {
 		cr.weight = 1
 	}
@@ -96,12 +110,6 @@ func (c *Compiled) compileRule(r int, rule *Rule) {
 	case rule.Then != NoRule:
 		cr.conclusion = c.outC[rule.Then]
 	}
-	for j, l := range rule.If {
-		if l != Any {
-			c.ants = append(c.ants, antecedent{j, l})
-		}
-	}
-	cr.end = len(c.ants)
 	if rule.Then == NoRule {
 		return
 	}
@@ -164,6 +172,12 @@ func (c *Compiled) Eval(inputs []float64) float64 {
 // independently of the clip levels.
 func centroidGrid(out *Variable, c *[MaxLabels]float64) *[CentroidGrid]gridPoint {
 	var g [CentroidGrid]gridPoint
+	centroidGridInto(&g, out, c)
+	return &g
+}
+
+// centroidGridInto writes centroidGrid(out, c) into g.
+func centroidGridInto(g *[CentroidGrid]gridPoint, out *Variable, c *[MaxLabels]float64) {
 	n := len(out.Labels)
 	k := 0
 	for i := range CentroidGrid {
@@ -180,7 +194,6 @@ func centroidGrid(out *Variable, c *[MaxLabels]float64) *[CentroidGrid]gridPoint
 			g[i] = gridPoint{y: y, r: rising(c[k], c[k+1], y), lo: k, hi: k + 1}
 		}
 	}
-	return &g
 }
 
 // centroid is the package's centroid over the precomputed grid: the same

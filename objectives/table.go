@@ -147,6 +147,11 @@ func Maximized(name string) bool {
 // Of returns o's value in s, in o's Unit.
 func (o Objective) Of(s Scores) float64 { return o.get(&s) }
 
+// At is Of for scores the caller holds: unlike Of, which copies s to the
+// heap, it allocates nothing (a tuner's evaluator reads its objectives
+// after every replay).
+func (o Objective) At(s *Scores) float64 { return o.get(s) }
+
 // Display converts a value in o's Unit to its DisplayUnit.
 func (o Objective) Display(v float64) float64 { return v * o.DisplayScale }
 

@@ -43,6 +43,9 @@ func TestTableMatchesScores(t *testing.T) {
 		if got := o.Of(s); got != want {
 			t.Errorf("%s: Of = %v, want the field's %v", o.Name, got, want)
 		}
+		if got := o.At(&s); got != want {
+			t.Errorf("%s: At = %v, want the field's %v", o.Name, got, want)
+		}
 		if got, err := s.Get(o.Name); err != nil || got != want {
 			t.Errorf("%s: Get = %v, %v, want %v", o.Name, got, err, want)
 		}

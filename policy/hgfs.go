@@ -173,6 +173,7 @@ func hgfsSpec() Spec {
 		Reactive: &Subspace{Base: hgfsReactiveSeeds()[0], Free: []string{"min_idle", "spare", "max_booting"}},
 		ScheduleRule: &ScheduleRule{Name: "drain", Param: "drain_lead", Off: maxDrainLead,
 			Doc: "drain: idle nodes only a waiting wide queue head needs go off; under EASY this changes which jobs backfill (off: drain_lead at its maximum)"},
+		Canonical: hgfsCanonical,
 	}, func(c Config) (Policy, error) {
 		sys := c.Fuzzy
 		if sys == nil {
@@ -182,11 +183,35 @@ func hgfsSpec() Spec {
 		if err != nil {
 			return nil, fmt.Errorf("policy hgfs: %w", err)
 		}
-		return &hgfs{crisp: crispFrom(c), minIdle: int64(c.Params["min_idle"]),
-			maxBoot: int(c.Params["max_booting"]), spare: int(c.Params["spare"]),
-			drain: int64(c.Params["drain_lead"]), gap: int64(c.Params["drain_gap"]),
-			sys: compiled, hour: localHour{from: NoTime, to: NoTime}}, nil
+		p := &hgfs{}
+		p.configure(c, compiled)
+		return p, nil
 	})
+}
+
+// configure makes p the fresh hgfs of the complete Config c with the
+// compiled rule base sys, keeping p's buffers (Spec.Renew).
+func (p *hgfs) configure(c Config, sys *fuzzy.Compiled) {
+	*p = hgfs{crisp: crispFrom(c), minIdle: int64(c.Params["min_idle"]),
+		maxBoot: int(c.Params["max_booting"]), spare: int(c.Params["spare"]),
+		drain: int64(c.Params["drain_lead"]), gap: int64(c.Params["drain_gap"]),
+		sys: sys, hour: localHour{from: NoTime, to: NoTime},
+		order: p.order[:0], ends: runningEnds{ends: p.ends.ends[:0], ids: p.ends.ids[:0]}}
+}
+
+// hgfsCanonical is hgfs's Spec.Canonical: drain_gap at its default while
+// drain is off (drainState reads it only while on), and the rule base's
+// idle shifts cleared (fuzzy.System.ClearIdleShifts).
+func hgfsCanonical(c Config) Config {
+	out := Config{Name: c.Name, Params: maps.Clone(c.Params), Seed: c.Seed}
+	if lead, ok := out.Params["drain_lead"]; ok && lead >= maxDrainLead {
+		out.Params["drain_gap"] = defaultDrainGap
+	}
+	if c.Fuzzy != nil {
+		out.Fuzzy = c.Fuzzy.Clone()
+		out.Fuzzy.ClearIdleShifts()
+	}
+	return out
 }
 
 // hgfsReactiveSeeds are hgfs configurations that act as idle-timeout with

@@ -63,7 +63,14 @@ type Spec struct {
 	// reports it, and a search can fix it off (tuner.Options.NoScheduleRule)
 	// so that a gain is a power decision's.
 	ScheduleRule *ScheduleRule
-	New          func(c Config) (Policy, error)
+	// Canonical, if set, returns a copy of the complete Config c (c itself
+	// unchanged) with every parameter and shift that cannot change a
+	// decision at a fixed value (hgfs: drain_gap while drain is off, the
+	// shifts no rule that is on reads): configs with the same canonical
+	// form make policies that decide alike, so a tuner replays one of
+	// them. Nil: every config is its own canonical form.
+	Canonical func(c Config) Config
+	New       func(c Config) (Policy, error)
 }
 
 // ScheduleRule is a parameter of a policy that turns a scheduling rule on,

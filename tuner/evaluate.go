@@ -13,25 +13,48 @@ import (
 // pool evaluates candidates on the tuner's worker pool (workers), each
 // worker with its own Evaluator, and remembers every result: a candidate
 // whose key was seen before (or is being evaluated by another island) is
-// not evaluated again. Results do not depend on the number of workers.
+// not evaluated again. Nor is one whose canonical form (a canonicalizer
+// problem's: the policy it decodes to, with the genes that cannot change
+// a decision at fixed values) is that of a candidate seen before: it
+// takes that candidate's result, which is its own since evaluation is
+// deterministic. Such a memo hit is still a candidate of its own (a cache
+// entry, an evaluation in Settings.Evaluations' count, a checkpoint
+// record): only its replay is saved, so the search, its checkpoints and
+// its front are what they would be without the memo. Results do not
+// depend on the number of workers.
 type pool struct {
 	sense []bool // sense[k]: objective k is maximised
 	ws    *workers
 	own   bool // ws is the pool's own, closed with it
 	evs   []Evaluator
+	canon canonicalizer // nil: every candidate is its own canonical form
 
 	mu    sync.Mutex
-	cache map[string]*entry
-	fresh []*entry // evaluated since the last takeFresh
+	cache map[string]*entry // by genome key
+	memo  map[string]*entry // by canonical key: the entry evaluated
+	fresh []*entry          // evaluated since the last takeFresh
+	hits  int               // entries that took another's result
+}
+
+// canonicalizer is a Problem whose distinct candidates may evaluate
+// alike by construction (PolicyProblem: genes the policy never reads).
+type canonicalizer interface {
+	// canonical returns x's canonical form: the same for candidates that
+	// evaluate alike, x itself (not a copy) when x is canonical.
+	canonical(x []float64) []float64
 }
 
 // entry is one cached evaluation.
 type entry struct {
-	x    []float64
-	f    []float64 // minimisation-oriented
-	cv   float64
-	err  error
-	done chan struct{}
+	x     []float64
+	f     []float64 // minimisation-oriented
+	cv    float64
+	err   error
+	done  chan struct{}
+	canon string // genomeKey of x's canonical form
+	// same, for a memo hit, is the entry evaluated for the same canonical
+	// form; nil for an entry evaluated itself.
+	same *entry
 }
 
 // errInterrupted is the error of an evaluation the context's
@@ -45,8 +68,10 @@ func newPool(p Problem, workers int, shared *workers) (*pool, error) {
 	pl := &pool{
 		sense: make([]bool, len(objs)),
 		cache: make(map[string]*entry),
+		memo:  make(map[string]*entry),
 		evs:   make([]Evaluator, workers),
 	}
+	pl.canon, _ = p.(canonicalizer)
 	for k, o := range objs {
 		pl.sense[k] = o.Maximize
 	}
@@ -90,16 +115,22 @@ func (pl *pool) close() {
 func (pl *pool) evaluate(ctx context.Context, xs [][]float64) ([]*member, error) {
 	ms := make([]*member, len(xs))
 	entries := make([]*entry, len(xs))
-	var todo []*entry
+	var todo, hits []*entry
 	pl.mu.Lock()
 	for i, x := range xs {
 		key := genomeKey(x)
 		e, ok := pl.cache[key]
 		if !ok {
-			e = &entry{x: x, done: make(chan struct{})}
+			e = &entry{x: x, done: make(chan struct{}), canon: pl.canonicalKey(x, key)}
 			pl.cache[key] = e
 			pl.fresh = append(pl.fresh, e)
-			todo = append(todo, e)
+			if same, ok := pl.memo[e.canon]; ok {
+				e.same = same
+				hits = append(hits, e)
+			} else {
+				pl.memo[e.canon] = e
+				todo = append(todo, e)
+			}
 		}
 		entries[i] = e
 		ms[i] = &member{x: x, key: key}
@@ -108,6 +139,11 @@ func (pl *pool) evaluate(ctx context.Context, xs [][]float64) ([]*member, error)
 	begun, _ := pl.ws.run(ctx, len(todo), func(w, i int) { pl.work(w, todo[i]) })
 	if begun < len(todo) {
 		pl.forget(todo[begun:])
+	}
+	// Memo hits after this call's own evaluations: an entry evaluated by
+	// another call (island) is done or forgotten before that call waits.
+	for _, e := range hits {
+		pl.copyResult(e)
 	}
 	for _, e := range entries {
 		<-e.done
@@ -124,8 +160,37 @@ func (pl *pool) evaluate(ctx context.Context, xs [][]float64) ([]*member, error)
 	return ms, nil
 }
 
-// forget drops entries never evaluated (interrupted) from the cache and
-// the fresh list, failing whoever waits for them with errInterrupted.
+// canonicalKey is the genome key of x's canonical form; key is x's own.
+func (pl *pool) canonicalKey(x []float64, key string) string {
+	if pl.canon == nil {
+		return key
+	}
+	c := pl.canon.canonical(x)
+	if len(c) == len(x) && (len(c) == 0 || &c[0] == &x[0]) {
+		return key
+	}
+	return genomeKey(c)
+}
+
+// copyResult gives memo hit e the result of the entry it shares a
+// canonical form with, once that is done; if that was interrupted, e is
+// forgotten too.
+func (pl *pool) copyResult(e *entry) {
+	<-e.same.done
+	if errors.Is(e.same.err, errInterrupted) {
+		pl.forget([]*entry{e})
+		return
+	}
+	e.f, e.cv, e.err = slices.Clone(e.same.f), e.same.cv, e.same.err
+	pl.mu.Lock()
+	pl.hits++
+	pl.mu.Unlock()
+	close(e.done)
+}
+
+// forget drops entries never evaluated (interrupted) from the cache, the
+// memo and the fresh list, failing whoever waits for them with
+// errInterrupted.
 func (pl *pool) forget(es []*entry) {
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
@@ -133,10 +198,21 @@ func (pl *pool) forget(es []*entry) {
 	for _, e := range es {
 		gone[e] = true
 		delete(pl.cache, genomeKey(e.x))
+		if pl.memo[e.canon] == e {
+			delete(pl.memo, e.canon)
+		}
 		e.err = errInterrupted
 		close(e.done)
 	}
 	pl.fresh = slices.DeleteFunc(pl.fresh, func(e *entry) bool { return gone[e] })
+}
+
+// replays is how many candidates were evaluated (replayed) rather than
+// taken from the memo: evaluations less memo hits.
+func (pl *pool) replays() int {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	return len(pl.cache) - pl.hits
 }
 
 // evaluations is how many distinct candidates were evaluated.
@@ -166,10 +242,17 @@ func (pl *pool) takeFresh() []Member {
 func (pl *pool) restore(cache []Member) {
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
+	if pl.memo == nil {
+		pl.memo = map[string]*entry{} // a pool only restored into (MergeResults)
+	}
 	for _, m := range cache {
-		e := &entry{x: m.X, f: orient(slices.Clone(m.F), pl.sense), cv: m.Violation, done: make(chan struct{})}
+		key := genomeKey(m.X)
+		e := &entry{x: m.X, f: orient(slices.Clone(m.F), pl.sense), cv: m.Violation, done: make(chan struct{}), canon: pl.canonicalKey(m.X, key)}
 		close(e.done)
-		pl.cache[genomeKey(m.X)] = e
+		pl.cache[key] = e
+		if _, ok := pl.memo[e.canon]; !ok {
+			pl.memo[e.canon] = e
+		}
 	}
 }
 

@@ -130,29 +130,42 @@ func (p *PolicyProblem) ParamNames() []string {
 
 // Config decodes a candidate into the policy it describes.
 func (p *PolicyProblem) Config(x []float64) policy.Config {
-	c := policy.Config{Name: p.Spec.Name, Params: make(map[string]float64, p.nParam)}
+	var c policy.Config
+	p.configInto(x, &c)
+	return c
+}
+
+// configInto decodes x into c as Config does, reusing c's parameter map
+// and rule base when c holds a config configInto made before: an
+// evaluator decodes every candidate into one Config without allocating.
+func (p *PolicyProblem) configInto(x []float64, c *policy.Config) {
+	c.Name = p.Spec.Name
+	if c.Params == nil {
+		c.Params = make(map[string]float64, p.nParam)
+	}
 	for i := range p.nParam {
 		c.Params[p.vars[i].Name] = x[i]
 	}
 	t := p.Spec.Fuzzy
 	if t == nil {
-		return c
+		return
 	}
-	sys := t.Clone()
+	if c.Fuzzy == nil {
+		c.Fuzzy = t.Clone()
+		for _, v := range fuzzyVars(c.Fuzzy) {
+			v.Shifts = make([]float64, len(v.Labels))
+		}
+	}
+	sys := c.Fuzzy
 	k := p.nParam
 	for i := range sys.Rules {
 		sys.Rules[i].Then = int(x[k]) - 1 // 0 → NoRule (−1)
 		k++
 	}
-	for _, v := range fuzzyVars(sys) {
-		v.Shifts = make([]float64, len(v.Labels))
-		for l := range v.Shifts {
-			v.Shifts[l] = x[k]
-			k++
-		}
+	for j := range sys.Inputs {
+		k = copy(sys.Inputs[j].Shifts, x[k:k+len(sys.Inputs[j].Shifts)]) + k
 	}
-	c.Fuzzy = sys
-	return c
+	copy(sys.Output.Shifts, x[k:k+len(sys.Output.Shifts)])
 }
 
 // Encode is the inverse of Config: the candidate describing c; missing
@@ -187,6 +200,21 @@ func (p *PolicyProblem) Encode(c policy.Config) []float64 {
 		}
 	}
 	return x
+}
+
+// canonical implements canonicalizer: the candidate of the canonical form
+// of x's policy (policy.Spec.Canonical: hgfs's drain_gap while drain is
+// off, the shifts no rule that is on reads, at fixed values), x itself
+// when that is x.
+func (p *PolicyProblem) canonical(x []float64) []float64 {
+	if p.Spec.Canonical == nil {
+		return x
+	}
+	c := p.Encode(p.Spec.Canonical(p.Config(x)))
+	if slices.Equal(c, x) {
+		return x
+	}
+	return c
 }
 
 // Seeds are the candidates every search starts from besides random ones:
@@ -268,43 +296,76 @@ func (p *PolicyProblem) NewEvaluator() (Evaluator, error) {
 	if _, err := rep.simulator(p.Trace); err != nil {
 		return nil, err // a bad cluster or trace fails here, not at the first evaluation
 	}
-	return &policyEvaluator{p: p, rep: rep}, nil
+	e := &policyEvaluator{p: p, rep: rep}
+	e.mk = e.policy
+	return e, nil
 }
 
+// policyEvaluator evaluates candidates on one worker. In steady state an
+// evaluation allocates nothing: the candidate is decoded into one Config,
+// the last policy is renewed for it (policy.Spec.Renew), and the
+// replayer reuses its simulator, result and score buffers.
 type policyEvaluator struct {
 	p   *PolicyProblem
 	rep *replayer
+	cfg policy.Config // the last candidate decoded
+	pol policy.Policy // the last candidate's policy, renewed for the next
+	sc  objectives.Scores
+	mk  sim.PolicyMaker // e.policy, made once
+}
+
+// policy makes the policy of e.cfg: the last one renewed, except with
+// partitions, where a replay makes one policy per partition.
+func (e *policyEvaluator) policy() (policy.Policy, error) {
+	if len(e.p.Cluster.Partitions) > 0 {
+		return e.p.Spec.New(e.cfg) // not policy.New: no lookup building every Spec
+	}
+	pol, err := e.p.Spec.Renew(e.pol, e.cfg)
+	if err != nil {
+		e.pol = nil
+		return nil, err
+	}
+	e.pol = pol
+	return pol, nil
+}
+
+// scoreAt is sc.Get(name) without copying sc to the heap.
+func scoreAt(sc *objectives.Scores, name string) (float64, error) {
+	if o, err := objectives.Lookup(name); err == nil {
+		return o.At(sc), nil
+	}
+	return sc.Get(name) // "jobs"
 }
 
 // Evaluate implements Evaluator.
 func (e *policyEvaluator) Evaluate(x, f []float64) (float64, error) {
-	sc, err := e.score(e.p.Config(x))
-	if err != nil {
+	e.p.configInto(x, &e.cfg)
+	var err error
+	if e.sc, err = e.rep.score(e.p.Trace, e.mk); err != nil {
 		return 0, err
 	}
 	for k, o := range e.p.Objs {
-		if f[k], err = sc.Get(o.Name); err != nil {
+		if f[k], err = scoreAt(&e.sc, o.Name); err != nil {
 			return 0, err
 		}
 	}
-	return e.p.violation(sc, e.p.bounds)
+	return e.p.violationAt(&e.sc, e.p.bounds)
 }
 
 // violation sums how far sc misses each constraint's bound.
 func (p *PolicyProblem) violation(sc objectives.Scores, bounds []float64) (float64, error) {
+	return p.violationAt(&sc, bounds)
+}
+
+// violationAt is violation without copying sc to the heap.
+func (p *PolicyProblem) violationAt(sc *objectives.Scores, bounds []float64) (float64, error) {
 	cv := 0.0
 	for i, c := range p.Constraints {
-		v, err := sc.Get(c.Name)
+		v, err := scoreAt(sc, c.Name)
 		if err != nil {
 			return 0, err
 		}
 		cv += violation(c.Op, v, bounds[i])
 	}
 	return cv, nil
-}
-
-// score replays c and scores the run.
-func (e *policyEvaluator) score(c policy.Config) (objectives.Scores, error) {
-	// not policy.New: no lookup building every Spec
-	return e.rep.score(e.p.Trace, func() (policy.Policy, error) { return e.p.Spec.New(c) })
 }

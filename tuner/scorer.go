@@ -68,7 +68,7 @@ func (s *Scorer) replay(ctx context.Context, tasks []ScoreTask, keep func(w, i i
 	errs := make([]error, len(tasks))
 	_, err := s.pool.run(ctx, len(tasks), func(w, i int) {
 		t := tasks[i]
-		r, err := s.reps[w].replay(t.Trace, func() (policy.Policy, error) { return policy.New(t.Config) })
+		r, err := s.reps[w].replay(t.Trace, func() (policy.Policy, error) { return s.reps[w].policy(t.Config) })
 		if err == nil {
 			err = keep(w, i, r)
 		}
@@ -140,10 +140,39 @@ type replayer struct {
 	parts   map[*datasets.Trace]*sim.Partitioned // a partitioned cluster's (partitions.go)
 	res     sim.Result
 	scorer  objectives.Scorer
+	// specs and pols are the specs looked up so far and the last policy
+	// made of each, renewed for the next config (policy.Spec.Renew).
+	specs map[string]policy.Spec
+	pols  map[string]policy.Policy
 }
 
 func newReplayer(c sim.Cluster, opt sim.Options) *replayer {
-	return &replayer{cluster: c, opt: opt, sims: map[*datasets.Trace]*sim.Simulator{}}
+	return &replayer{cluster: c, opt: opt, sims: map[*datasets.Trace]*sim.Simulator{},
+		specs: map[string]policy.Spec{}, pols: map[string]policy.Policy{}}
+}
+
+// policy makes the policy c describes, as policy.New does, renewing the
+// last policy of its kind (the previous replay is over), except with
+// partitions, where a replay makes one policy per partition.
+func (r *replayer) policy(c policy.Config) (policy.Policy, error) {
+	spec, ok := r.specs[c.Name]
+	if !ok {
+		var err error
+		if spec, err = policy.Lookup(c.Name); err != nil {
+			return nil, err
+		}
+		r.specs[c.Name] = spec
+	}
+	if len(r.cluster.Partitions) > 0 {
+		return spec.New(c)
+	}
+	p, err := spec.Renew(r.pols[c.Name], c)
+	if err != nil {
+		delete(r.pols, c.Name)
+		return nil, err
+	}
+	r.pols[c.Name] = p
+	return p, nil
 }
 
 // replay runs a policy mk makes on tr (one per partition when the

@@ -20,7 +20,11 @@ type Settings struct {
 	// result does not depend on it.
 	Workers int
 	// Evaluations stops the search after the first generation at which
-	// this many distinct candidates have been evaluated; 0 = no limit.
+	// this many distinct candidates have been evaluated; 0 = no limit. A
+	// candidate whose canonical form (its policy with the genes that
+	// cannot change a decision at fixed values) was evaluated before
+	// counts too, though it is not replayed: the budget, and so the
+	// front, do not depend on the memo.
 	Evaluations int
 	Variation   Variation
 	// Initial candidates (one value per variable) start in every island's

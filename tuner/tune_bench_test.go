@@ -71,6 +71,98 @@ func BenchmarkEvaluations(b *testing.B) {
 	}
 }
 
+// sdscProblem is the hgfs problem of the SDSC-SP2 train split (70 % of
+// the jobs, EASY backfilling), as `ecotune tune` on that trace makes it.
+func sdscProblem(b *testing.B) *PolicyProblem {
+	tr, err := datasets.Open(testtrace.Trace(b, "SDSC-SP2-1998-4.2-cln.swf.gz"), datasets.ReadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	train, _, err := holdout(tr, 0.7)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := sim.ClusterFromTrace(tr.Meta)
+	if err != nil {
+		b.Fatal(err)
+	}
+	spec, err := policy.Lookup("hgfs")
+	if err != nil {
+		b.Fatal(err)
+	}
+	prob, err := NewPolicyProblem(spec, train, c, sim.Options{Scheduler: sim.EASY}, DefaultObjectives(), nil, alwaysOnScores(b, train, c))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return prob
+}
+
+// randomCandidates are n random candidates of prob from seed.
+func randomCandidates(prob *PolicyProblem, n int, seed int64) [][]float64 {
+	rng := newRNG(seed, 0, 0)
+	xs := make([][]float64, n)
+	for i := range xs {
+		xs[i] = make([]float64, len(prob.Vars()))
+		for k, v := range prob.Vars() {
+			xs[i][k] = randomValue(v, rng)
+		}
+	}
+	return xs
+}
+
+// BenchmarkEvaluate is one hgfs evaluation (decode, policy, replay of the
+// SDSC-SP2 train split under EASY, scores) on one evaluator, cycling over
+// 16 random candidates: allocs/op are the allocations of one evaluation
+// in steady state, which should be none.
+func BenchmarkEvaluate(b *testing.B) {
+	prob := sdscProblem(b)
+	ev, err := prob.NewEvaluator()
+	if err != nil {
+		b.Fatal(err)
+	}
+	xs := randomCandidates(prob, 16, 1)
+	f := make([]float64, len(prob.Objectives()))
+	for _, x := range xs { // warm up: every buffer at its size
+		if _, err := ev.Evaluate(x, f); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if _, err := ev.Evaluate(xs[i%len(xs)], f); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkScorer is the scoring service alone: each op replays a batch
+// of 64 random hgfs configs (one generation of the default tune) on the
+// SDSC-SP2 train split with a Scorer of GOMAXPROCS workers; run it with
+// -cpu 1,2 for the speed-up from one core to two.
+func BenchmarkScorer(b *testing.B) {
+	prob := sdscProblem(b)
+	xs := randomCandidates(prob, 64, 2)
+	tasks := make([]ScoreTask, len(xs))
+	for i, x := range xs {
+		tasks[i] = ScoreTask{Trace: prob.Trace, Config: prob.Config(x)}
+	}
+	sc := NewScorer(prob.Cluster, prob.Options, 0)
+	defer sc.Close()
+	keep := func(int, *sim.Result) error { return nil }
+	if err := sc.Replay(context.Background(), tasks, keep); err != nil { // warm up
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if err := sc.Replay(context.Background(), tasks, keep); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*len(tasks))/b.Elapsed().Seconds(), "evals/s")
+}
+
 func alwaysOnScores(b *testing.B, tr *datasets.Trace, c sim.Cluster) objectives.Scores {
 	sc, err := scoreConfigs(tr, c, sim.Options{Scheduler: sim.EASY}, []policy.Config{{Name: AlwaysOn}}, 1)
 	if err != nil {

@@ -10,19 +10,28 @@ import (
 // The Scorer and the search's candidate pool both run on it.
 type workers struct {
 	n     int
-	tasks chan func(w int)
+	tasks chan task
 	wg    sync.WaitGroup
 	once  sync.Once
 }
 
+// task is fn(w, i) on worker w, then done.Done(): sent by value, so that
+// handing out a task allocates nothing.
+type task struct {
+	fn   func(w, i int)
+	i    int
+	done *sync.WaitGroup
+}
+
 func newWorkers(n int) *workers {
-	ws := &workers{n: n, tasks: make(chan func(int))}
+	ws := &workers{n: n, tasks: make(chan task)}
 	for w := range n {
 		ws.wg.Add(1)
 		go func() {
 			defer ws.wg.Done()
 			for t := range ws.tasks {
-				t(w)
+				t.fn(w, t.i)
+				t.done.Done()
 			}
 		}()
 	}
@@ -42,12 +51,8 @@ func (ws *workers) run(ctx context.Context, n int, fn func(w, i int)) (int, erro
 			break
 		}
 		wg.Add(1)
-		t := func(w int) {
-			defer wg.Done()
-			fn(w, i)
-		}
 		select {
-		case ws.tasks <- t:
+		case ws.tasks <- task{fn: fn, i: i, done: &wg}:
 			begun++
 		case <-ctx.Done():
 			wg.Done()
