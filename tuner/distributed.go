@@ -385,7 +385,11 @@ func Merge(ctx context.Context, p *Plan, o Options, dir string) (*Outcome, error
 	if err != nil {
 		return nil, err
 	}
-	meta, err := runMeta(o, p.Provenance(), su.prob, res, front, su.refs, su.train, su.test)
+	win, err := scorePickWindows(ctx, su.scorer, o, su.train, front)
+	if err != nil {
+		return nil, err
+	}
+	meta, err := runMeta(o, p.Provenance(), su.prob, res, front, su.refs, win, su.train, su.test)
 	if err != nil {
 		return nil, err
 	}
