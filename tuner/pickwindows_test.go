@@ -21,9 +21,9 @@ func qosScores(qs ...float64) []objectives.Scores {
 // 20, 1, 1 on three windows (bounds 22, 1.1, 1.1).
 func TestChooseWindows(t *testing.T) {
 	front := []Solution{
-		sol(9, 100, 5),  // 0: meets every window
-		sol(10, 300, 5), // 1: meets the whole split, misses window 2 (1.5 > 1.1)
-		sol(11, 500, 5), // 2: meets the whole split, misses window 1 (25 > 22)
+		sol(9, 100, 5),  // 0: levels 21/22, 1.1/1.1, 1/1.1: mean 0.955
+		sol(10, 700, 5), // 1: 18/22, 1.5/1.1, 1/1.1: mean 1.030 > 1
+		sol(11, 500, 5), // 2: 25/22, 1/1.1, 1/1.1: misses window 1, mean 0.985
 		sol(12, 900, 5), // 3: misses the whole split (12 > 11)
 	}
 	alwaysOn := objectives.Scores{QoSP90: 10}
@@ -40,53 +40,57 @@ func TestChooseWindows(t *testing.T) {
 	if rel10.Name != "rel10" {
 		t.Fatalf("DefaultPresets()[3] is %s, want rel10", rel10.Name)
 	}
-	// Without windows: row 2 (most off-seconds within 11).
+	// Without windows: row 1 (most off-seconds within 11).
 	plain, err := rel10.chooseWindows(front, DefaultObjectives(), alwaysOn, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plain.Row != 2 || !plain.Feasible || plain.Windows != 0 || plain.WindowsFeasible != nil {
-		t.Errorf("no windows: row %d feasible %v windows %d; want row 2, feasible, no windows", plain.Row, plain.Feasible, plain.Windows)
+	if plain.Row != 1 || !plain.Feasible || plain.Windows != 0 || plain.WindowsFeasible != nil || plain.WindowMeanLevel != nil {
+		t.Errorf("no windows: row %d feasible %v windows %d; want row 1, feasible, no windows", plain.Row, plain.Feasible, plain.Windows)
 	}
 	ch, err := rel10.chooseWindows(front, DefaultObjectives(), alwaysOn, win)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Rows 1 and 2 meet the whole split but miss a window: row 0.
-	if ch.Row != 0 || !ch.Feasible || ch.Resolved != 11 {
-		t.Errorf("windows: row %d feasible %v resolved %g; want row 0, feasible, 11", ch.Row, ch.Feasible, ch.Resolved)
+	// Row 1 meets the whole split but its mean level is above 1: row 2,
+	// which misses one window on its own but not on the mean.
+	if ch.Row != 2 || !ch.Feasible || ch.Resolved != 11 {
+		t.Errorf("windows: row %d feasible %v resolved %g; want row 2, feasible, 11", ch.Row, ch.Feasible, ch.Resolved)
 	}
-	if ch.Windows != 3 || ch.WindowsFeasible == nil || *ch.WindowsFeasible != 3 {
-		t.Errorf("windows %d, feasible %v; want 3 of 3", ch.Windows, ch.WindowsFeasible)
+	const eps = 1e-9
+	if ch.Windows != 3 || ch.WindowsFeasible == nil || *ch.WindowsFeasible != 2 {
+		t.Errorf("windows %d, met %v; want 2 of 3", ch.Windows, ch.WindowsFeasible)
 	}
-	// Margins 22−21, 1.1−1.1, 1.1−1: the worst is 0 (to rounding).
-	if ch.WorstWindowMargin == nil || math.Abs(*ch.WorstWindowMargin) > 1e-12 {
-		t.Errorf("worst margin %v, want 0", ch.WorstWindowMargin)
+	if ch.WorstWindowMargin == nil || math.Abs(*ch.WorstWindowMargin-(22-25)) > eps {
+		t.Errorf("worst margin %v, want −3", ch.WorstWindowMargin)
 	}
-	if want := []float64{22, 1.1, 1.1}; len(ch.WindowBounds) != 3 || math.Abs(ch.WindowBounds[0]-want[0]) > 1e-12 || math.Abs(ch.WindowBounds[1]-want[1]) > 1e-12 {
+	if want := (25.0/22 + 1/1.1 + 1/1.1) / 3; ch.WindowMeanLevel == nil || math.Abs(*ch.WindowMeanLevel-want) > eps {
+		t.Errorf("mean level %v, want %g", ch.WindowMeanLevel, want)
+	}
+	if want := []float64{22, 1.1, 1.1}; len(ch.WindowBounds) != 3 || math.Abs(ch.WindowBounds[0]-want[0]) > eps || math.Abs(ch.WindowBounds[1]-want[1]) > eps {
 		t.Errorf("window bounds %v, want %v", ch.WindowBounds, want)
 	}
 
-	// Nobody meets every window: the least violating, marked infeasible.
-	// Violations (relative to max(1, bound)): row 0 window 2 misses by
-	// (1.5−1.1)/1.1 ≈ 0.36; row 1 likewise 0.36 on window 2, tie broken
-	// by off-seconds (row 1); row 2 window 1 (25−22)/22 ≈ 0.14; row 3 whole
-	// split (12−11)/11 ≈ 0.09 and window 1 (23−22)/22 ≈ 0.045: row 3.
+	// Nobody is feasible: the least violating, marked infeasible.
+	// Violations: row 0 mean level (21/22 + 1.5/1.1 + 1/1.1)/3 − 1 ≈ 0.076;
+	// row 1 (18/22 + 1.5/1.1 + 1/1.1)/3 − 1 ≈ 0.030; row 2 (25/22 +
+	// 1.5/1.1 + 1/1.1)/3 − 1 ≈ 0.136; row 3 the whole split, (12 − 11)/11
+	// ≈ 0.091 (its windows: 20/22 each, fine). Row 1.
 	hard := &pickWindows{
 		alwaysOn: win.alwaysOn,
 		sols: [][]objectives.Scores{
 			qosScores(21, 1.5, 1),
 			qosScores(18, 1.5, 1),
-			qosScores(25, 1, 1),
-			qosScores(23, 1, 1),
+			qosScores(25, 1.5, 1),
+			qosScores(20, 1, 1),
 		},
 	}
 	ch, err = rel10.chooseWindows(front, DefaultObjectives(), alwaysOn, hard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ch.Row != 3 || ch.Feasible || *ch.WindowsFeasible != 2 || math.Abs(*ch.WorstWindowMargin-(-1)) > 1e-12 {
-		t.Errorf("none feasible: row %d feasible %v windows met %d margin %g; want row 3, infeasible, 2, −1",
+	if ch.Row != 1 || ch.Feasible || *ch.WindowsFeasible != 2 || math.Abs(*ch.WorstWindowMargin-(1.1-1.5)) > eps {
+		t.Errorf("none feasible: row %d feasible %v windows met %d margin %g; want row 1, infeasible, 2, −0.4",
 			ch.Row, ch.Feasible, *ch.WindowsFeasible, *ch.WorstWindowMargin)
 	}
 
@@ -99,6 +103,28 @@ func TestChooseWindows(t *testing.T) {
 	}
 	if ch.Row != 0 || ch.Feasible || ch.Windows != 0 || ch.WindowsFeasible != nil {
 		t.Errorf("absolute: row %d feasible %v windows %d; want row 0, infeasible, unchecked", ch.Row, ch.Feasible, ch.Windows)
+	}
+}
+
+// TestWindowLevel: 1 on the bound, above 1 a miss, either direction;
+// finite at a zero bound.
+func TestWindowLevel(t *testing.T) {
+	tests := []struct {
+		op           string
+		value, bound float64
+		want         float64
+	}{
+		{"<=", 11, 11, 1},
+		{"<=", 22, 11, 2},
+		{"<=", 0, 11, 0},
+		{">=", 5, 10, 2}, // half the floor: level 2
+		{">=", 20, 10, 0.5},
+		{"<=", 1, 0, 1e9},
+	}
+	for _, tc := range tests {
+		if got := windowLevel(tc.op, tc.value, tc.bound); math.Abs(got-tc.want) > 1e-9*math.Max(1, tc.want) {
+			t.Errorf("windowLevel(%s, %g, %g) = %g, want %g", tc.op, tc.value, tc.bound, got, tc.want)
+		}
 	}
 }
 
