@@ -127,7 +127,7 @@ func tuneCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "tune",
 		Usage:       "NSGA-II / genetic-fuzzy search, holdout, front",
-		UsageText:   "ecotune tune [TRACE | --trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--no-schedule-rule] [--robust [--robust-windows K] [--robust-replicas R] [--robust-jitter S] [--robust-aggregate mean|worst|cvar] [--robust-alpha A]] [--policies a,b,...] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--train 0.7 | --windows K] [--scheduler easy|fcfs|conservative] [--cluster FILE] [-o DIR] [--resume] [--force] [--json] [--slurm [--sbatch-args ARGS] [--dry-run]]",
+		UsageText:   "ecotune tune [TRACE | --trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--no-schedule-rule] [--robust [--robust-windows K] [--robust-replicas R] [--robust-jitter S] [--robust-aggregate mean|worst|cvar] [--robust-alpha A]] [--policies a,b,...] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--pick-windows K] [--train 0.7 | --windows K] [--scheduler easy|fcfs|conservative] [--cluster FILE] [-o DIR] [--resume] [--force] [--json] [--slurm [--sbatch-args ARGS] [--dry-run]]",
 		ArgsUsage:   traceArgsUsage,
 		Description: tuneHelp + "\n\nDISTRIBUTED\n" + tuneSlurmHelp + "\n\nScores (objectives.All: name, default direction, unit, meaning):\n" + objectives.Help(),
 		Flags: append(append(traceFlags(),
