@@ -76,6 +76,20 @@ type PresetChoice struct {
 	// before they were recorded).
 	ResolvedTest *float64 `json:"resolved_test,omitempty"`
 	FeasibleTest *bool    `json:"feasible_test,omitempty"`
+	// Windows is the number of consecutive train windows on which a
+	// relative bound was also checked, each resolved against always-on on
+	// that window (0: not checked: an absolute bound, or a run written
+	// before). Feasible then means the pick meets the bound on the whole
+	// train split and its WindowMeanLevel, the mean over the windows of
+	// value / window bound, is at most 1. WindowBounds are the windows'
+	// resolved bounds, WindowsFeasible how many windows the pick meets on
+	// their own, WorstWindowMargin its smallest margin over them (bound −
+	// value for <=; negative: a miss).
+	Windows           int       `json:"windows,omitempty"`
+	WindowBounds      []float64 `json:"window_bounds,omitempty"`
+	WindowMeanLevel   *float64  `json:"window_mean_level,omitempty"`
+	WindowsFeasible   *int      `json:"windows_feasible,omitempty"`
+	WorstWindowMargin *float64  `json:"worst_window_margin,omitempty"`
 	// Train and Test are the pick's scores (nil in runs written before
 	// they were recorded; Test nil without a test split).
 	Train *objectives.Scores `json:"train,omitempty"`

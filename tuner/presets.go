@@ -74,6 +74,12 @@ func ParsePreset(s string) (Preset, error) {
 // the constraint the choice is marked infeasible and names the least
 // violating solution (ties by Order): never a silent pick.
 func (p Preset) Choose(sols []Solution, objs []Objective, alwaysOn objectives.Scores) (PresetChoice, error) {
+	return p.choose(sols, objs, alwaysOn, nil)
+}
+
+// choose is Choose; extra, when not nil, is a further violation of row i
+// (the per-window check), a row's violation the larger of the two.
+func (p Preset) choose(sols []Solution, objs []Objective, alwaysOn objectives.Scores, extra func(i int) (float64, error)) (PresetChoice, error) {
 	ch := PresetChoice{Name: p.Name, Feasible: true, Row: -1}
 	if len(sols) == 0 {
 		return ch, fmt.Errorf("preset %s: empty front", p.Name)
@@ -100,6 +106,13 @@ func (p Preset) Choose(sols []Solution, objs []Objective, alwaysOn objectives.Sc
 				return ch, err
 			}
 			viol[i] = violation(c.Op, v, bound)
+		}
+		if extra != nil {
+			w, err := extra(i)
+			if err != nil {
+				return ch, err
+			}
+			viol[i] = math.Max(viol[i], w)
 		}
 		feasible = feasible || viol[i] == 0
 	}

@@ -36,6 +36,9 @@ type Options struct {
 	Objectives  []Objective  // default DefaultObjectives
 	Constraints []Constraint // on the train split
 	Presets     []Preset     // default DefaultPresets
+	// PickWindows is the number of train windows a relative preset's bound
+	// is also checked on (0: DefaultPickWindows; 1 or negative: none).
+	PickWindows int
 	// MaxFront caps the front kept (the members adding the most train
 	// hypervolume, greedily); default max(100, 2 × population).
 	MaxFront int
@@ -138,7 +141,14 @@ func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	meta, err := runMeta(o, t.Provenance, prob, res, front, refs, train, test)
+	win, err := scorePickWindows(ctx, scorer, o, train, front)
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		return interrupted, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	meta, err := runMeta(o, t.Provenance, prob, res, front, refs, win, train, test)
 	if err != nil {
 		return nil, err
 	}
@@ -429,7 +439,7 @@ func capFront(ms []Member, norm Normalizer, n int) []Member {
 }
 
 // runMeta fills run.json.
-func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *Result, front *Front, refs map[string]Reference, train, test *datasets.Trace) (*RunMeta, error) {
+func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *Result, front *Front, refs map[string]Reference, win *pickWindows, train, test *datasets.Trace) (*RunMeta, error) {
 	cluster, err := json.Marshal(o.Cluster)
 	if err != nil {
 		return nil, fmt.Errorf("tuner: cluster: %w", err)
@@ -500,7 +510,7 @@ func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *Result, 
 		}
 	}
 	for _, p := range o.Presets {
-		ch, err := p.Choose(front.Solutions, o.Objectives, refs[AlwaysOn].Train)
+		ch, err := p.chooseWindows(front.Solutions, o.Objectives, refs[AlwaysOn].Train, win)
 		if err != nil {
 			return nil, err
 		}

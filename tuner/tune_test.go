@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -80,6 +81,17 @@ func TestTuneRunDirectory(t *testing.T) {
 			continue
 		}
 		q := front.Solutions[p.Row].Train.QoSP90
+		// rel10 is checked on the train windows; the absolute presets are not.
+		if wantWin := map[bool]int{true: tuner.DefaultPickWindows}[p.Relative]; p.Windows != wantWin {
+			t.Errorf("preset %s: checked on %d train windows, want %d", p.Name, p.Windows, wantWin)
+		}
+		if p.Windows > 0 && (p.WindowsFeasible == nil || p.WorstWindowMargin == nil || p.WindowMeanLevel == nil || len(p.WindowBounds) != p.Windows) {
+			t.Errorf("preset %s: window check not recorded", p.Name)
+		} else if p.Windows > 0 && p.Feasible && *p.WindowMeanLevel > 1 {
+			t.Errorf("preset %s feasible but its mean window level is %g > 1", p.Name, *p.WindowMeanLevel)
+		} else if p.Windows > 0 && (*p.WindowsFeasible == p.Windows) != (*p.WorstWindowMargin >= 0) {
+			t.Errorf("preset %s: meets %d of %d windows, worst margin %g", p.Name, *p.WindowsFeasible, p.Windows, *p.WorstWindowMargin)
+		}
 		if p.Feasible && p.Name != "qos0" && p.Name != "knee" && q > p.Resolved {
 			t.Errorf("preset %s feasible but row %d has qos_p90 %g > %g", p.Name, p.Row, q, p.Resolved)
 		}
@@ -166,6 +178,20 @@ func TestTuneResume(t *testing.T) {
 	}
 	if !bytes.Equal(a, b) {
 		t.Error("resumed front.json differs from the uninterrupted run's")
+	}
+	// The presets' picks, with their per-window checks, likewise.
+	var picks [2][]byte
+	for i, d := range []string{"whole", "cut"} {
+		m, _, err := tuner.LoadRun(filepath.Join(base, d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if picks[i], err = json.Marshal(m.Presets); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(picks[0], picks[1]) {
+		t.Errorf("resumed run's presets differ:\n%s\n%s", picks[1], picks[0])
 	}
 }
 

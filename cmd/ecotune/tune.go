@@ -41,6 +41,11 @@ max(1.1 × always-on's, always-on's + 0.1): means something on a loaded
 log) and knee by default; each records its pick's scores and whether it
 meets its bound on the train and on the test split (run.json presets); --preset
 NAME=CONSTRAINT adds one (most off-seconds, then fewest reconfigurations).
+A relative preset (rel10, or a --preset bound on always_on) is met only
+if its pick meets it on the whole train split and on each of
+--pick-windows K (default 4) consecutive train windows, against always-on
+on that window (run.json: windows_feasible, worst_window_margin); this
+costs node-off seconds and guards against a load that changes.
 An infeasible preset is reported with the least violating solution.
 
 The run directory (-o, default runs/POLICY-TRACE-seedSEED) receives
@@ -122,7 +127,7 @@ func tuneCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "tune",
 		Usage:       "NSGA-II / genetic-fuzzy search, holdout, front",
-		UsageText:   "ecotune tune [TRACE | --trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--no-schedule-rule] [--robust [--robust-windows K] [--robust-replicas R] [--robust-jitter S] [--robust-aggregate mean|worst|cvar] [--robust-alpha A]] [--policies a,b,...] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--train 0.7 | --windows K] [--scheduler easy|fcfs|conservative] [--cluster FILE] [-o DIR] [--resume] [--force] [--json] [--slurm [--sbatch-args ARGS] [--dry-run]]",
+		UsageText:   "ecotune tune [TRACE | --trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--no-schedule-rule] [--robust [--robust-windows K] [--robust-replicas R] [--robust-jitter S] [--robust-aggregate mean|worst|cvar] [--robust-alpha A]] [--policies a,b,...] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--pick-windows K] [--train 0.7 | --windows K] [--scheduler easy|fcfs|conservative] [--cluster FILE] [-o DIR] [--resume] [--force] [--json] [--slurm [--sbatch-args ARGS] [--dry-run]]",
 		ArgsUsage:   traceArgsUsage,
 		Description: tuneHelp + "\n\nDISTRIBUTED\n" + tuneSlurmHelp + "\n\nScores (objectives.All: name, default direction, unit, meaning):\n" + objectives.Help(),
 		Flags: append(append(traceFlags(),
@@ -139,6 +144,7 @@ func tuneCommand() *cli.Command {
 			&cli.Int64Flag{Name: "robust-jitter", Usage: "robust: largest submit-time shift of a replica's jobs, in seconds (default 1800)"},
 			&cli.StringFlag{Name: "robust-aggregate", Usage: "robust: mean, worst or cvar over the replays, per objective (default cvar)"},
 			&cli.Float64Flag{Name: "robust-alpha", Usage: "robust: cvar's level, the fraction of worst replays averaged (default 0.5)"},
+			&cli.IntFlag{Name: "pick-windows", Usage: "relative presets (rel10) also meet their bound on each of K consecutive train windows, against always-on there (default 4; 1: the whole train split only)"},
 			&cli.IntFlag{Name: "migration", Value: 5, Usage: "generations between migrations"},
 			&cli.IntFlag{Name: "evaluations", Usage: "stop after the generation that reaches this many distinct evaluations (0: no limit)"},
 			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed"},
@@ -395,6 +401,9 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 	t.Resume, t.Force = c.Bool("resume"), c.Bool("force")
 	o.ReactiveIsland = c.Bool("reactive-island")
 	o.NoScheduleRule = c.Bool("no-schedule-rule")
+	if o.PickWindows = c.Int("pick-windows"); o.PickWindows < 0 {
+		return o, t, fmt.Errorf("tune: --pick-windows %d: need at least 1", o.PickWindows)
+	}
 	if o.Robust, err = robustOptions(c); err != nil {
 		return o, t, err
 	}

@@ -1,0 +1,173 @@
+package tuner
+
+import (
+	"math"
+	"testing"
+
+	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/objectives"
+)
+
+func qosScores(qs ...float64) []objectives.Scores {
+	out := make([]objectives.Scores, len(qs))
+	for i, q := range qs {
+		out[i] = objectives.Scores{QoSP90: q}
+	}
+	return out
+}
+
+// TestChooseWindows works the per-window check by hand. Always-on has
+// qos_p90 10 on the whole train split (rel10 bound max(11, 10.1) = 11) and
+// 20, 1, 1 on three windows (bounds 22, 1.1, 1.1).
+func TestChooseWindows(t *testing.T) {
+	front := []Solution{
+		sol(9, 100, 5),  // 0: levels 21/22, 1.1/1.1, 1/1.1: mean 0.955
+		sol(10, 700, 5), // 1: 18/22, 1.5/1.1, 1/1.1: mean 1.030 > 1
+		sol(11, 500, 5), // 2: 25/22, 1/1.1, 1/1.1: misses window 1, mean 0.985
+		sol(12, 900, 5), // 3: misses the whole split (12 > 11)
+	}
+	alwaysOn := objectives.Scores{QoSP90: 10}
+	win := &pickWindows{
+		alwaysOn: qosScores(20, 1, 1),
+		sols: [][]objectives.Scores{
+			qosScores(21, 1.1, 1),
+			qosScores(18, 1.5, 1),
+			qosScores(25, 1, 1),
+			qosScores(20, 1, 1),
+		},
+	}
+	rel10 := DefaultPresets()[3]
+	if rel10.Name != "rel10" {
+		t.Fatalf("DefaultPresets()[3] is %s, want rel10", rel10.Name)
+	}
+	// Without windows: row 1 (most off-seconds within 11).
+	plain, err := rel10.chooseWindows(front, DefaultObjectives(), alwaysOn, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Row != 1 || !plain.Feasible || plain.Windows != 0 || plain.WindowsFeasible != nil || plain.WindowMeanLevel != nil {
+		t.Errorf("no windows: row %d feasible %v windows %d; want row 1, feasible, no windows", plain.Row, plain.Feasible, plain.Windows)
+	}
+	ch, err := rel10.chooseWindows(front, DefaultObjectives(), alwaysOn, win)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Row 1 meets the whole split but its mean level is above 1: row 2,
+	// which misses one window on its own but not on the mean.
+	if ch.Row != 2 || !ch.Feasible || ch.Resolved != 11 {
+		t.Errorf("windows: row %d feasible %v resolved %g; want row 2, feasible, 11", ch.Row, ch.Feasible, ch.Resolved)
+	}
+	const eps = 1e-9
+	if ch.Windows != 3 || ch.WindowsFeasible == nil || *ch.WindowsFeasible != 2 {
+		t.Errorf("windows %d, met %v; want 2 of 3", ch.Windows, ch.WindowsFeasible)
+	}
+	if ch.WorstWindowMargin == nil || math.Abs(*ch.WorstWindowMargin-(22-25)) > eps {
+		t.Errorf("worst margin %v, want −3", ch.WorstWindowMargin)
+	}
+	if want := (25.0/22 + 1/1.1 + 1/1.1) / 3; ch.WindowMeanLevel == nil || math.Abs(*ch.WindowMeanLevel-want) > eps {
+		t.Errorf("mean level %v, want %g", ch.WindowMeanLevel, want)
+	}
+	if want := []float64{22, 1.1, 1.1}; len(ch.WindowBounds) != 3 || math.Abs(ch.WindowBounds[0]-want[0]) > eps || math.Abs(ch.WindowBounds[1]-want[1]) > eps {
+		t.Errorf("window bounds %v, want %v", ch.WindowBounds, want)
+	}
+
+	// Nobody is feasible: the least violating, marked infeasible.
+	// Violations: row 0 mean level (21/22 + 1.5/1.1 + 1/1.1)/3 − 1 ≈ 0.076;
+	// row 1 (18/22 + 1.5/1.1 + 1/1.1)/3 − 1 ≈ 0.030; row 2 (25/22 +
+	// 1.5/1.1 + 1/1.1)/3 − 1 ≈ 0.136; row 3 the whole split, (12 − 11)/11
+	// ≈ 0.091 (its windows: 20/22 each, fine). Row 1.
+	hard := &pickWindows{
+		alwaysOn: win.alwaysOn,
+		sols: [][]objectives.Scores{
+			qosScores(21, 1.5, 1),
+			qosScores(18, 1.5, 1),
+			qosScores(25, 1.5, 1),
+			qosScores(20, 1, 1),
+		},
+	}
+	ch, err = rel10.chooseWindows(front, DefaultObjectives(), alwaysOn, hard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.Row != 1 || ch.Feasible || *ch.WindowsFeasible != 2 || math.Abs(*ch.WorstWindowMargin-(1.1-1.5)) > eps {
+		t.Errorf("none feasible: row %d feasible %v windows met %d margin %g; want row 1, infeasible, 2, −0.4",
+			ch.Row, ch.Feasible, *ch.WindowsFeasible, *ch.WorstWindowMargin)
+	}
+
+	// Absolute presets ignore the windows: no row meets qos0.5's 0.5, the
+	// least violating is row 0 (9), window fields unset.
+	abs := DefaultPresets()[2]
+	ch, err = abs.chooseWindows(front, DefaultObjectives(), alwaysOn, hard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.Row != 0 || ch.Feasible || ch.Windows != 0 || ch.WindowsFeasible != nil {
+		t.Errorf("absolute: row %d feasible %v windows %d; want row 0, infeasible, unchecked", ch.Row, ch.Feasible, ch.Windows)
+	}
+}
+
+// TestWindowLevel: 1 on the bound, above 1 a miss, either direction;
+// finite at a zero bound.
+func TestWindowLevel(t *testing.T) {
+	tests := []struct {
+		op           string
+		value, bound float64
+		want         float64
+	}{
+		{"<=", 11, 11, 1},
+		{"<=", 22, 11, 2},
+		{"<=", 0, 11, 0},
+		{">=", 5, 10, 2}, // half the floor: level 2
+		{">=", 20, 10, 0.5},
+		{"<=", 1, 0, 1e9},
+	}
+	for _, tc := range tests {
+		if got := windowLevel(tc.op, tc.value, tc.bound); math.Abs(got-tc.want) > 1e-9*math.Max(1, tc.want) {
+			t.Errorf("windowLevel(%s, %g, %g) = %g, want %g", tc.op, tc.value, tc.bound, got, tc.want)
+		}
+	}
+}
+
+// TestPickWindowCount: the default, the switch off and too small a split.
+func TestPickWindowCount(t *testing.T) {
+	tests := []struct {
+		opt, jobs, want int
+	}{
+		{0, 1000, DefaultPickWindows},
+		{3, 1000, 3},
+		{1, 1000, 0},
+		{-1, 1000, 0},
+		{0, DefaultPickWindows*MinWindowJobs - 1, 0},
+		{0, DefaultPickWindows * MinWindowJobs, DefaultPickWindows},
+	}
+	for _, tc := range tests {
+		if got := pickWindowCount(Options{PickWindows: tc.opt}, tc.jobs); got != tc.want {
+			t.Errorf("PickWindows %d, %d jobs: %d windows, want %d", tc.opt, tc.jobs, got, tc.want)
+		}
+	}
+}
+
+// TestWindowTraces: the windows partition the train jobs in order, equal
+// counts to one job.
+func TestWindowTraces(t *testing.T) {
+	tr := &datasets.Trace{}
+	for i := range 43 {
+		tr.Jobs = append(tr.Jobs, datasets.Job{ID: int64(i + 1), Submit: int64(10 * i), Run: 5, Procs: 1})
+	}
+	wins := windowTraces(tr, 4)
+	next := int64(1)
+	for k, w := range wins {
+		if n := len(w.Jobs); n < 43/4 || n > 43/4+1 {
+			t.Errorf("window %d: %d jobs", k, n)
+		}
+		for _, j := range w.Jobs {
+			if j.ID != next {
+				t.Fatalf("window %d: job %d, want %d", k, j.ID, next)
+			}
+			next++
+		}
+	}
+	if next != 44 {
+		t.Errorf("windows hold %d jobs, want 43", next-1)
+	}
+}
