@@ -71,20 +71,7 @@ func (v *Variable) sameShape(w *Variable) bool {
 // validateVarying checks what Recompile takes from s, in the order and
 // with the messages of Validate: the shifts, then the rules' consequents.
 func (s *System) validateVarying() error {
-	check := func(v *Variable) error {
-		if v.Shifts == nil {
-			return nil
-		}
-		if len(v.Shifts) != len(v.Labels) {
-			return fmt.Errorf("shifts: %d shifts for %d labels", len(v.Shifts), len(v.Labels))
-		}
-		for k, x := range v.Shifts {
-			if !(x >= -0.5 && x <= 0.5) {
-				return fmt.Errorf("shifts[%d]: %v out of [-0.5, 0.5]", k, x)
-			}
-		}
-		return nil
-	}
+	check := (*Variable).validateShifts
 	for j := range s.Inputs {
 		if err := check(&s.Inputs[j]); err != nil {
 			return fmt.Errorf("inputs[%d].%w", j, err)

@@ -58,6 +58,12 @@ func (v *Variable) validate(seen map[string]bool) error {
 		}
 		labels[l] = true
 	}
+	return v.validateShifts()
+}
+
+// validateShifts checks v's label shifts (none is valid): one per label,
+// each in [-0.5, 0.5].
+func (v *Variable) validateShifts() error {
 	if v.Shifts == nil {
 		return nil
 	}
