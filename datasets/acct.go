@@ -465,14 +465,37 @@ func (a *acctLineReader) nextRecord() (line, trimmed []byte, err error) {
 		}
 		if a.isComment(t[0]) {
 			if a.machineHeader {
-				if key, value, ok := acctHeaderKey(t, a.comments); ok {
-					acctMachineHeader(&a.meta, key, value)
+				if perr := a.machineLine(t); perr != nil {
+					a.err = perr
+					return nil, nil, perr
 				}
 			}
 			continue
 		}
 		return line, t, nil
 	}
+}
+
+// machineLine reads a header comment for the machine size; a size
+// beyond the limits is a ParseError naming the line and the header field
+// in a strict read, and in a lenient one leaves the size unknown (taken
+// from the jobs) and is counted.
+func (a *acctLineReader) machineLine(t []byte) *ParseError {
+	key, value, ok := acctHeaderKey(t, a.comments)
+	if !ok {
+		return nil
+	}
+	acctMachineHeader(&a.meta, key, value)
+	err := CheckMachine(int64(a.meta.Nodes), int64(a.meta.Procs))
+	if err == nil {
+		return nil
+	}
+	if !a.opt.Lenient {
+		return &ParseError{File: a.file, Line: a.lines.line, Field: key, Value: acctValue(bytes.TrimSpace(value)), Err: err}
+	}
+	a.meta.Nodes, a.meta.Procs, a.meta.ProcsPerNode = Unknown, Unknown, Unknown
+	acctSkip(&a.meta, "unreadable_machine_size")
+	return nil
 }
 
 // isComment reports whether a line starting with c is a comment: a loop

@@ -294,12 +294,12 @@ func TestParquetBeyondLimits(t *testing.T) {
 }
 
 // TestGWFHeaderBeyondLimits: the machine size of a GWF header beyond the
-// limits stops a strict read naming the file; a lenient one drops it
+// limits stops a strict read naming the file, line and field; a lenient one drops it
 // (the machine is then taken from the jobs) and counts it.
 func TestGWFHeaderBeyondLimits(t *testing.T) {
 	log := "# MaxProcs: 1000000000000\n1 1107330058 2 58 2 57.5 -1 2 900 -1 1 U1 G1 -1 0 -1 fs0 fs0 UNITARY -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n"
 	_, err := readLog(strings.NewReader(log), "x.gwf", ReadOptions{}, func(Job) error { return nil })
-	if !errors.Is(err, ErrRange) || !strings.Contains(err.Error(), "x.gwf: machine size in the header") {
+	if !errors.Is(err, ErrRange) || !strings.Contains(err.Error(), `x.gwf:1: field MaxProcs ("1000000000000")`) {
 		t.Errorf("strict: %v", err)
 	}
 	tr, err := ReadLogs([]string{writeTemp(t, "x.gwf", log)}, ReadOptions{Lenient: true})
