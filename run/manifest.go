@@ -90,6 +90,15 @@ type PresetChoice struct {
 	WindowMeanLevel   *float64  `json:"window_mean_level,omitempty"`
 	WindowsFeasible   *int      `json:"windows_feasible,omitempty"`
 	WorstWindowMargin *float64  `json:"worst_window_margin,omitempty"`
+	// Loads are the fractions of the train split's jobs kept in thinned
+	// copies on which a relative bound was also checked (empty: not
+	// checked), LoadBounds the bound resolved against always-on on each,
+	// LoadLevels the pick's value / bound there (for >=, bound / value;
+	// above 1 a miss). Feasible then also means every load level is at
+	// most 1.
+	Loads      []float64 `json:"loads,omitempty"`
+	LoadBounds []float64 `json:"load_bounds,omitempty"`
+	LoadLevels []float64 `json:"load_levels,omitempty"`
 	// Train and Test are the pick's scores (nil in runs written before
 	// they were recorded; Test nil without a test split).
 	Train *objectives.Scores `json:"train,omitempty"`

@@ -68,7 +68,9 @@ type Options struct {
 	// LeanJobs leaves Result.Jobs nil: Result.Job gives the records,
 	// made from 16 bytes a job (the start and end times) and the
 	// simulator's jobs, instead of 40. For replays of millions of jobs.
-	LeanJobs bool
+	// It changes how results are held, not what they are, so it is left
+	// out of the options' JSON (a run's fingerprint and plan).
+	LeanJobs bool `json:"-"`
 }
 
 // JobRecord is what happened to one job.

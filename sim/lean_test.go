@@ -2,10 +2,12 @@ package sim
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ecotune/ecotune/datasets"
@@ -168,5 +170,25 @@ func TestLeanJobsSameRecords(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLeanJobsNotInJSON: LeanJobs changes how results are held, not what
+// they are, so the options' JSON — which run fingerprints and
+// distributed plans hash — is the same with and without it, and a
+// checkpoint written before the field existed still resumes.
+func TestLeanJobsNotInJSON(t *testing.T) {
+	o := Options{Scheduler: EASY, Period: 60, Seed: 3}
+	plain, err := json.Marshal(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.LeanJobs = true
+	lean, err := json.Marshal(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(plain) != string(lean) || strings.Contains(string(lean), "Lean") {
+		t.Errorf("options JSON %s with LeanJobs, %s without: want the same, without the field", lean, plain)
 	}
 }

@@ -2,6 +2,7 @@ package tuner
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/ecotune/ecotune/datasets"
@@ -28,6 +29,7 @@ func TestChooseWindows(t *testing.T) {
 	}
 	alwaysOn := objectives.Scores{QoSP90: 10}
 	win := &pickWindows{
+		windows:  3,
 		alwaysOn: qosScores(20, 1, 1),
 		sols: [][]objectives.Scores{
 			qosScores(21, 1.1, 1),
@@ -77,6 +79,7 @@ func TestChooseWindows(t *testing.T) {
 	// 1.5/1.1 + 1/1.1)/3 − 1 ≈ 0.136; row 3 the whole split, (12 − 11)/11
 	// ≈ 0.091 (its windows: 20/22 each, fine). Row 1.
 	hard := &pickWindows{
+		windows:  3,
 		alwaysOn: win.alwaysOn,
 		sols: [][]objectives.Scores{
 			qosScores(21, 1.5, 1),
@@ -103,6 +106,105 @@ func TestChooseWindows(t *testing.T) {
 	}
 	if ch.Row != 0 || ch.Feasible || ch.Windows != 0 || ch.WindowsFeasible != nil {
 		t.Errorf("absolute: row %d feasible %v windows %d; want row 0, infeasible, unchecked", ch.Row, ch.Feasible, ch.Windows)
+	}
+}
+
+// TestChooseLoads works the thinned-split check by hand, with and without
+// windows. Always-on: qos_p90 10 on the whole train split (rel10 bound
+// 11), 20 and 1 on two windows (bounds 22 and 1.1), 2 on the split
+// thinned to 0.8 (bound max(2.2, 2.1) = 2.2).
+func TestChooseLoads(t *testing.T) {
+	front := []Solution{
+		sol(8, 100, 5),  // 0: windows 10/22, 1/1.1; load 2/2.2: feasible
+		sol(9, 300, 5),  // 1: windows 20/22, 1/1.1; load 2.2/2.2: on the bound
+		sol(10, 900, 5), // 2: windows 18/22, 1/1.1; load 3/2.2: a miss
+	}
+	alwaysOn := objectives.Scores{QoSP90: 10}
+	rel10 := DefaultPresets()[3]
+	const eps = 1e-9
+	for _, tc := range []struct {
+		name    string
+		win     *pickWindows
+		wantRow int
+	}{
+		{"windows and load", &pickWindows{windows: 2, loads: []float64{0.8}, alwaysOn: qosScores(20, 1, 2),
+			sols: [][]objectives.Scores{qosScores(10, 1, 2), qosScores(20, 1, 2.2), qosScores(18, 1, 3)}}, 1},
+		{"load only", &pickWindows{loads: []float64{0.8}, alwaysOn: qosScores(2),
+			sols: [][]objectives.Scores{qosScores(2), qosScores(2.2), qosScores(3)}}, 1},
+	} {
+		ch, err := rel10.chooseWindows(front, DefaultObjectives(), alwaysOn, tc.win)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ch.Row != tc.wantRow || !ch.Feasible {
+			t.Errorf("%s: row %d feasible %v, want row %d feasible (row 2 misses the load)", tc.name, ch.Row, ch.Feasible, tc.wantRow)
+		}
+		if len(ch.Loads) != 1 || ch.Loads[0] != 0.8 || len(ch.LoadBounds) != 1 || math.Abs(ch.LoadBounds[0]-2.2) > eps ||
+			len(ch.LoadLevels) != 1 || math.Abs(ch.LoadLevels[0]-1) > eps {
+			t.Errorf("%s: loads %v bounds %v levels %v, want [0.8] [2.2] [1]", tc.name, ch.Loads, ch.LoadBounds, ch.LoadLevels)
+		}
+		if wantWin := tc.win.windows; ch.Windows != wantWin || (wantWin == 0) != (ch.WindowMeanLevel == nil) {
+			t.Errorf("%s: windows %d (mean level %v), want %d", tc.name, ch.Windows, ch.WindowMeanLevel, wantWin)
+		}
+	}
+	// All miss the load: the least violating (row 0 at level 2.5/2.2),
+	// marked infeasible.
+	miss := &pickWindows{loads: []float64{0.8}, alwaysOn: qosScores(2),
+		sols: [][]objectives.Scores{qosScores(2.5), qosScores(3), qosScores(4)}}
+	ch, err := rel10.chooseWindows(front, DefaultObjectives(), alwaysOn, miss)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.Row != 0 || ch.Feasible || math.Abs(ch.LoadLevels[0]-2.5/2.2) > eps {
+		t.Errorf("all miss: row %d feasible %v levels %v; want row 0, infeasible, [%g]", ch.Row, ch.Feasible, ch.LoadLevels, 2.5/2.2)
+	}
+}
+
+// TestThinTrace: a seeded subset in order, about the fraction asked, the
+// same for the same seed and different for another.
+func TestThinTrace(t *testing.T) {
+	tr := &datasets.Trace{}
+	for i := range 10000 {
+		tr.Jobs = append(tr.Jobs, datasets.Job{ID: int64(i + 1), Submit: int64(i), Run: 5, Procs: 1})
+	}
+	a, b, c := thinTrace(tr, 0.8, thinRNG(1, 0)), thinTrace(tr, 0.8, thinRNG(1, 0)), thinTrace(tr, 0.8, thinRNG(2, 0))
+	if n := len(a.Jobs); n < 7800 || n > 8200 {
+		t.Errorf("kept %d of 10000 at 0.8", n)
+	}
+	for i := 1; i < len(a.Jobs); i++ {
+		if a.Jobs[i].ID <= a.Jobs[i-1].ID {
+			t.Fatalf("job %d after %d: order lost", a.Jobs[i].ID, a.Jobs[i-1].ID)
+		}
+	}
+	if !slices.Equal(a.Jobs, b.Jobs) {
+		t.Error("same seed, different thinning")
+	}
+	if slices.Equal(a.Jobs, c.Jobs) {
+		t.Error("seeds 1 and 2 thinned alike")
+	}
+	if len(tr.Jobs) != 10000 {
+		t.Error("the trace thinned was changed")
+	}
+}
+
+// TestValidPickLoads: fractions in (0, 1), or 1 alone.
+func TestValidPickLoads(t *testing.T) {
+	for _, tc := range []struct {
+		loads []float64
+		ok    bool
+	}{
+		{nil, true}, {[]float64{0.8}, true}, {[]float64{0.7, 0.9}, true}, {[]float64{1}, true},
+		{[]float64{0}, false}, {[]float64{1.2}, false}, {[]float64{0.8, 1}, false}, {[]float64{math.NaN()}, false}, {[]float64{-0.5}, false},
+	} {
+		if err := ValidPickLoads(tc.loads); (err == nil) != tc.ok {
+			t.Errorf("ValidPickLoads(%v) = %v, want ok %v", tc.loads, err, tc.ok)
+		}
+	}
+	if got := pickLoads(Options{PickLoads: []float64{1}}); got != nil {
+		t.Errorf("loads [1]: %v, want none", got)
+	}
+	if got := pickLoads(Options{}); !slices.Equal(got, DefaultPickLoads()) {
+		t.Errorf("no loads: %v, want the default %v", got, DefaultPickLoads())
 	}
 }
 

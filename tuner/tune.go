@@ -39,6 +39,10 @@ type Options struct {
 	// PickWindows is the number of train windows a relative preset's bound
 	// is also checked on (0: DefaultPickWindows; 1 or negative: none).
 	PickWindows int
+	// PickLoads are the fractions of the train split's jobs kept in the
+	// thinned copies on which a relative preset's bound is also checked
+	// (nil: DefaultPickLoads; the one value 1: none).
+	PickLoads []float64
 	// MaxFront caps the front kept (the members adding the most train
 	// hypervolume, greedily); default max(100, 2 × population).
 	MaxFront int
@@ -260,6 +264,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	o.Settings = o.Settings.withDefaults()
 	var err error
+	if err := ValidPickLoads(o.PickLoads); err != nil {
+		return o, err
+	}
 	if o.Robust, err = NormalizeRobust(o.Robust); err != nil {
 		return o, err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -127,7 +128,7 @@ func tuneCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "tune",
 		Usage:       "NSGA-II / genetic-fuzzy search, holdout, front",
-		UsageText:   "ecotune tune [TRACE | --trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--no-schedule-rule] [--robust [--robust-windows K] [--robust-replicas R] [--robust-jitter S] [--robust-aggregate mean|worst|cvar] [--robust-alpha A]] [--policies a,b,...] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--pick-windows K] [--train 0.7 | --windows K] [--scheduler easy|fcfs|conservative] [--cluster FILE] [-o DIR] [--resume] [--force] [--json] [--slurm [--sbatch-args ARGS] [--dry-run]]",
+		UsageText:   "ecotune tune [TRACE | --trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--no-schedule-rule] [--robust [--robust-windows K] [--robust-replicas R] [--robust-jitter S] [--robust-aggregate mean|worst|cvar] [--robust-alpha A]] [--policies a,b,...] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--pick-windows K] [--pick-loads F,...] [--train 0.7 | --windows K] [--scheduler easy|fcfs|conservative] [--cluster FILE] [-o DIR] [--resume] [--force] [--json] [--slurm [--sbatch-args ARGS] [--dry-run]]",
 		ArgsUsage:   traceArgsUsage,
 		Description: tuneHelp + "\n\nDISTRIBUTED\n" + tuneSlurmHelp + "\n\nScores (objectives.All: name, default direction, unit, meaning):\n" + objectives.Help(),
 		Flags: append(append(traceFlags(),
@@ -144,6 +145,7 @@ func tuneCommand() *cli.Command {
 			&cli.Int64Flag{Name: "robust-jitter", Usage: "robust: largest submit-time shift of a replica's jobs, in seconds (default 1800)"},
 			&cli.StringFlag{Name: "robust-aggregate", Usage: "robust: mean, worst or cvar over the replays, per objective (default cvar)"},
 			&cli.Float64Flag{Name: "robust-alpha", Usage: "robust: cvar's level, the fraction of worst replays averaged (default 0.5)"},
+			&cli.StringFlag{Name: "pick-loads", Usage: "relative presets (rel10) also meet their bound on the train split thinned to each fraction F of its jobs (seeded), against always-on there (default 0.8; 1: none)"},
 			&cli.IntFlag{Name: "pick-windows", Usage: "relative presets (rel10) also meet their bound on each of K consecutive train windows, against always-on there (default 4; 1: the whole train split only)"},
 			&cli.IntFlag{Name: "migration", Value: 5, Usage: "generations between migrations"},
 			&cli.IntFlag{Name: "evaluations", Usage: "stop after the generation that reaches this many distinct evaluations (0: no limit)"},
@@ -404,6 +406,9 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 	if o.PickWindows = c.Int("pick-windows"); o.PickWindows < 0 {
 		return o, t, fmt.Errorf("tune: --pick-windows %d: need at least 1", o.PickWindows)
 	}
+	if o.PickLoads, err = pickLoads(c); err != nil {
+		return o, t, err
+	}
 	if o.Robust, err = robustOptions(c); err != nil {
 		return o, t, err
 	}
@@ -490,3 +495,22 @@ const subcommandsHelp = `{{if .VisibleCommands}}
 SUBCOMMANDS:{{range .VisibleCommands}}
    {{join .Names ", "}}{{"\t"}}{{.Usage}}{{end}}
 {{end}}`
+
+// pickLoads reads --pick-loads: nil when not given (the tuner's default).
+func pickLoads(c *cli.Context) ([]float64, error) {
+	if !c.IsSet("pick-loads") {
+		return nil, nil
+	}
+	var out []float64
+	for _, f := range strings.Split(c.String("pick-loads"), ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return nil, fmt.Errorf("tune: --pick-loads %q: %q is not a number", c.String("pick-loads"), f)
+		}
+		out = append(out, v)
+	}
+	if err := tuner.ValidPickLoads(out); err != nil {
+		return nil, fmt.Errorf("tune: --pick-loads %q: %w", c.String("pick-loads"), err)
+	}
+	return out, nil
+}
