@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-
 	"os"
 
 	"github.com/parquet-go/parquet-go"
