@@ -181,7 +181,10 @@
 // Options.JobNodes, Result.Placements also holds where each ran (its
 // slots on each node, in the order taken); JobRows joins both with the
 // trace's user, group and partition (JobPartition), and WriteJobsFile
-// writes them as CSV or Parquet.
+// writes them as CSV or Parquet. Instants are Unix seconds in memory, CSV
+// and JSON; the Parquet jobs file and timeline hold them as
+// TIMESTAMP(MILLIS) adjusted to UTC (unixMillis, the one conversion), which
+// ReadJobsParquet and ReadTimelineParquet turn back into seconds.
 //
 // # Memory
 //

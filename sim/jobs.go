@@ -53,18 +53,27 @@ func (s *Simulator) place(j int32, al *allocation) {
 // JobRow is one row of a per-job file: what happened to one job.
 // Partition is the job's partition in the log, or its queue, or
 // "default"; Nodes the host names it ran on, separated by spaces.
+//
+// Submit, Start and End are instants, Unix seconds (UTC) here and in the
+// CSV and JSON; the Parquet file holds them as TIMESTAMP(MILLIS) adjusted
+// to UTC, which DuckDB and pandas read as times (write it with
+// WriteJobsParquet or WriteJobsFile, read it back with ReadJobsParquet).
+// WaitS (Start − Submit) and RunS (End − Start) are durations in seconds,
+// integers in every format; Slots is a count. The columns, in order:
+// job_id, user, group, partition, submit, start, end, wait_s, run_s,
+// slots, nodes.
 type JobRow struct {
-	JobID     int64  `parquet:"job_id" json:"job_id"`
-	User      string `parquet:"user,dict" json:"user"`
-	Group     string `parquet:"group,dict" json:"group"`
-	Partition string `parquet:"partition,dict" json:"partition"`
-	Submit    int64  `parquet:"submit" json:"submit"`
-	Start     int64  `parquet:"start" json:"start"`
-	End       int64  `parquet:"end" json:"end"`
-	WaitS     int64  `parquet:"wait_s" json:"wait_s"`
-	RunS      int64  `parquet:"run_s" json:"run_s"`
-	Slots     int64  `parquet:"slots" json:"slots"`
-	Nodes     string `parquet:"nodes" json:"nodes"`
+	JobID     int64  `json:"job_id"`
+	User      string `json:"user"`
+	Group     string `json:"group"`
+	Partition string `json:"partition"`
+	Submit    int64  `json:"submit"`
+	Start     int64  `json:"start"`
+	End       int64  `json:"end"`
+	WaitS     int64  `json:"wait_s"`
+	RunS      int64  `json:"run_s"`
+	Slots     int64  `json:"slots"`
+	Nodes     string `json:"nodes"`
 }
 
 var jobsHeader = []string{"job_id", "user", "group", "partition", "submit", "start", "end", "wait_s", "run_s", "slots", "nodes"}
@@ -203,23 +212,22 @@ func appendCSVField(buf []byte, f string) []byte {
 	return append(buf, '"')
 }
 
-// WriteJobsParquet writes rows as a Parquet file of JobRow.
+// WriteJobsParquet writes rows as a Parquet file: JobRow's columns, with
+// submit, start and end as TIMESTAMP(MILLIS) adjusted to UTC (see
+// JobRow).
 func WriteJobsParquet(w io.Writer, rows []JobRow) error {
-	pw := parquet.NewGenericWriter[JobRow](w)
-	if _, err := pw.Write(rows); err != nil {
-		return err
-	}
-	return pw.Close()
+	return writeJobsParquet(w, len(rows), func(i int, r *JobRow) { *r = rows[i] })
 }
 
 // writeJobsParquet is WriteJobsParquet of n rows, row i made by row,
 // handed to the writer a batch at a time.
 func writeJobsParquet(w io.Writer, n int, row func(int, *JobRow)) error {
-	pw := parquet.NewGenericWriter[JobRow](w)
-	batch := make([]JobRow, 0, min(n, jobsBatch))
+	pw := parquet.NewGenericWriter[jobParquetRow](w)
+	batch := make([]jobParquetRow, 0, min(n, jobsBatch))
+	var r JobRow
 	for i := range n {
-		batch = batch[:len(batch)+1]
-		row(i, &batch[len(batch)-1])
+		row(i, &r)
+		batch = append(batch, r.parquetRow())
 		if len(batch) == cap(batch) || i == n-1 {
 			if _, err := pw.Write(batch); err != nil {
 				return err
@@ -230,7 +238,56 @@ func writeJobsParquet(w io.Writer, n int, row func(int, *JobRow)) error {
 	return pw.Close()
 }
 
-// jobsBatch is how many rows writeJobsParquet hands the writer at a time.
+// ReadJobsParquet reads a Parquet jobs file (WriteJobsFile's) back into
+// rows, its times as Unix seconds again. A file whose submit, start or end
+// is not TIMESTAMP(MILLIS, UTC) is refused, naming the column.
+func ReadJobsParquet(path string) ([]JobRow, error) {
+	return readParquetRows(path, []string{"submit", "start", "end"}, (*jobParquetRow).row)
+}
+
+// jobParquetRow is JobRow as the Parquet jobs file holds it: the same
+// columns, submit, start and end in milliseconds as TIMESTAMP(MILLIS,
+// UTC) (unixMillis).
+type jobParquetRow struct {
+	JobID     int64  `parquet:"job_id"`
+	User      string `parquet:"user,dict"`
+	Group     string `parquet:"group,dict"`
+	Partition string `parquet:"partition,dict"`
+	Submit    int64  `parquet:"submit,timestamp(millisecond:utc)"`
+	Start     int64  `parquet:"start,timestamp(millisecond:utc)"`
+	End       int64  `parquet:"end,timestamp(millisecond:utc)"`
+	WaitS     int64  `parquet:"wait_s"`
+	RunS      int64  `parquet:"run_s"`
+	Slots     int64  `parquet:"slots"`
+	Nodes     string `parquet:"nodes"`
+}
+
+// parquetRow is r as the Parquet file holds it.
+func (r *JobRow) parquetRow() jobParquetRow {
+	p := jobParquetRow(*r)
+	p.Submit, p.Start, p.End = unixMillis(r.Submit), unixMillis(r.Start), unixMillis(r.End)
+	return p
+}
+
+// row is the JobRow p holds, or the name of a time column that is not
+// whole seconds.
+func (p *jobParquetRow) row() (JobRow, string) {
+	r := JobRow(*p)
+	var ok bool
+	if r.Submit, ok = unixSeconds(p.Submit); !ok {
+		return r, "submit"
+	}
+	if r.Start, ok = unixSeconds(p.Start); !ok {
+		return r, "start"
+	}
+	if r.End, ok = unixSeconds(p.End); !ok {
+		return r, "end"
+	}
+	return r, ""
+}
+
+// jobsBatch is how many rows writeJobsParquet (and Timeline.WriteParquet)
+// hand the writer at a time.
 const jobsBatch = 4096
 
 // WriteJobsFile writes rows to path, as Parquet when path ends in

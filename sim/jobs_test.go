@@ -8,8 +8,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/parquet-go/parquet-go"
-
 	"github.com/ecotune/ecotune/sim"
 )
 
@@ -45,7 +43,7 @@ func TestJobsCSV(t *testing.T) {
 	if err := sim.WriteJobsFile(path, rows, false); err != nil {
 		t.Fatal(err)
 	}
-	back, err := parquet.ReadFile[sim.JobRow](path)
+	back, err := sim.ReadJobsParquet(path)
 	if err != nil {
 		t.Fatal(err)
 	}

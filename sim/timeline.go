@@ -18,15 +18,47 @@ import (
 // (Kind "node": Node, State, Level) or a step of the slot counts (Kind
 // "slots": Requested, Powered, Busy). Rows are in time order, changes
 // before the step of the same time.
+//
+// Time is an instant, Unix seconds (UTC) here and in the CSV and JSON;
+// the Parquet file holds it as TIMESTAMP(MILLIS) adjusted to UTC, which
+// DuckDB and pandas read as a time (read it back with
+// ReadTimelineParquet). Level is the node's sleep or frequency level
+// index; Requested, Powered and Busy count slots. The columns, in order:
+// time, kind, node, state, level, requested, powered, busy.
 type TimelineRow struct {
-	Time      int64  `parquet:"time" json:"time"`
-	Kind      string `parquet:"kind,dict" json:"kind"`
-	Node      string `parquet:"node,dict" json:"node"`
-	State     string `parquet:"state,dict" json:"state"`
-	Level     int32  `parquet:"level" json:"level"`
-	Requested int64  `parquet:"requested" json:"requested"`
-	Powered   int64  `parquet:"powered" json:"powered"`
-	Busy      int64  `parquet:"busy" json:"busy"`
+	Time      int64  `json:"time"`
+	Kind      string `json:"kind"`
+	Node      string `json:"node"`
+	State     string `json:"state"`
+	Level     int32  `json:"level"`
+	Requested int64  `json:"requested"`
+	Powered   int64  `json:"powered"`
+	Busy      int64  `json:"busy"`
+}
+
+// timelineParquetRow is TimelineRow as the Parquet timeline holds it:
+// the same columns, time in milliseconds as TIMESTAMP(MILLIS, UTC)
+// (unixMillis).
+type timelineParquetRow struct {
+	Time      int64  `parquet:"time,timestamp(millisecond:utc)"`
+	Kind      string `parquet:"kind,dict"`
+	Node      string `parquet:"node,dict"`
+	State     string `parquet:"state,dict"`
+	Level     int32  `parquet:"level"`
+	Requested int64  `parquet:"requested"`
+	Powered   int64  `parquet:"powered"`
+	Busy      int64  `parquet:"busy"`
+}
+
+// row is the TimelineRow p holds, or "time" when its time is not whole
+// seconds.
+func (p *timelineParquetRow) row() (TimelineRow, string) {
+	r := TimelineRow(*p)
+	var ok bool
+	if r.Time, ok = unixSeconds(p.Time); !ok {
+		return r, "time"
+	}
+	return r, ""
 }
 
 var timelineHeader = []string{"time", "kind", "node", "state", "level", "requested", "powered", "busy"}
@@ -74,13 +106,31 @@ func (tl *Timeline) WriteCSV(w io.Writer) error {
 	return bw.Flush()
 }
 
-// WriteParquet writes the timeline as a Parquet file of TimelineRow.
+// WriteParquet writes the timeline as a Parquet file: TimelineRow's
+// columns, time as TIMESTAMP(MILLIS) adjusted to UTC (see TimelineRow).
 func (tl *Timeline) WriteParquet(w io.Writer) error {
-	pw := parquet.NewGenericWriter[TimelineRow](w)
-	if _, err := pw.Write(tl.Rows()); err != nil {
-		return err
+	rows := tl.Rows()
+	pw := parquet.NewGenericWriter[timelineParquetRow](w)
+	batch := make([]timelineParquetRow, 0, min(len(rows), jobsBatch))
+	for i, r := range rows {
+		p := timelineParquetRow(r)
+		p.Time = unixMillis(r.Time)
+		batch = append(batch, p)
+		if len(batch) == cap(batch) || i == len(rows)-1 {
+			if _, err := pw.Write(batch); err != nil {
+				return err
+			}
+			batch = batch[:0]
+		}
 	}
 	return pw.Close()
+}
+
+// ReadTimelineParquet reads a Parquet timeline (WriteTimelineFile's) back
+// into rows, times as Unix seconds again. A file whose time column is not
+// TIMESTAMP(MILLIS, UTC) is refused.
+func ReadTimelineParquet(path string) ([]TimelineRow, error) {
+	return readParquetRows(path, []string{"time"}, (*timelineParquetRow).row)
 }
 
 // ErrExists is returned when an output file exists and force is not set.

@@ -43,7 +43,9 @@ changes and requested/powered/busy slots over time (CSV, or Parquet when
 the name ends in .parquet). --jobs writes one row per job (CSV, or Parquet
 by the name's extension): job_id, user, group, partition (the log's
 partition or queue, else "default"), submit, start, end, wait_s, run_s,
-slots, nodes (host names, space-separated).
+slots, nodes (host names, space-separated). Times (submit, start, end,
+the timeline's time) are Unix seconds in CSV and UTC timestamps
+(milliseconds) in Parquet; wait_s and run_s are seconds in both.
 
 --scheduler is fcfs, easy (EASY backfilling: the blocked head holds a
 reservation) or conservative (every queued job holds one); backfilling

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,6 +79,30 @@ func TestSimulateTimeline(t *testing.T) {
 			t.Errorf("--force: %v", err)
 		}
 	}
+	// The Parquet timeline (time as UTC timestamps) reads back into the
+	// rows of the CSV one (time as Unix seconds).
+	back, err := sim.ReadTimelineParquet(filepath.Join(dir, "tl.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, "tl.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != len(back)+1 || len(back) < 100 {
+		t.Fatalf("tl.parquet: %d rows, tl.csv %d", len(back), len(recs)-1)
+	}
+	for i, r := range back {
+		got := fmt.Sprintf("%d %s %s %s %d %d %d %d", r.Time, r.Kind, r.Node, r.State, r.Level, r.Requested, r.Powered, r.Busy)
+		if want := strings.Join(recs[i+1], " "); got != want {
+			t.Fatalf("tl.parquet row %d: %s, tl.csv: %s", i+1, got, want)
+		}
+	}
 }
 
 // reproSWF is issue 18's estimate-expiry reproducer: on 10 one-slot
@@ -123,6 +149,19 @@ func TestSimulateJobs(t *testing.T) {
 	}
 	if data, err := os.ReadFile(pq); err != nil || !strings.HasPrefix(string(data), "PAR1") {
 		t.Errorf("parquet jobs file: %v", err)
+	}
+	// The Parquet file (times as UTC timestamps) reads back into the rows
+	// of the CSV file of the same replay (times as Unix seconds).
+	back, err := sim.ReadJobsParquet(pq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var csvBack bytes.Buffer
+	if err := sim.WriteJobsCSV(&csvBack, back); err != nil {
+		t.Fatal(err)
+	}
+	if want, err := os.ReadFile(filepath.Join(dir, "easy.csv")); err != nil || csvBack.String() != string(want) {
+		t.Errorf("jobs.parquet read back as CSV:\n%s\nwant easy.csv:\n%s (%v)", csvBack.String(), want, err)
 	}
 	var rep struct {
 		ByUser []struct {
