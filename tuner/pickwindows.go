@@ -107,7 +107,7 @@ func DefaultPickLoads() []float64 { return []float64{0.8} }
 // probability f (one draw of rng per job).
 func thinTrace(tr *datasets.Trace, f float64, rng *rand.Rand) *datasets.Trace {
 	m := tr.Meta.Clone()
-	m.Notes = append(m.Notes, fmt.Sprintf("preset check: train split thinned to %g of its jobs", f))
+	m.Notes = append(m.Notes, fmt.Sprintf("thinned to %g of its jobs", f))
 	out := &datasets.Trace{Meta: m, Jobs: make([]datasets.Job, 0, int(float64(len(tr.Jobs))*f)+1)}
 	for _, j := range tr.Jobs {
 		if rng.Float64() < f {

@@ -98,6 +98,8 @@ func TestNormalizeRobust(t *testing.T) {
 		{Robust{Replicas: 2}, Robust{Windows: 1, Replicas: 2, Jitter: 1800, Aggregate: AggregateMean}},
 		{Robust{Windows: 2, Aggregate: AggregateCVaR}, Robust{Windows: 2, Aggregate: AggregateCVaR, Alpha: 0.5}},
 		{DefaultRobust(), DefaultRobust()},
+		{Robust{Thin: 0.8}, Robust{Windows: 1, Aggregate: AggregateMean, Thin: 0.8}},
+		{Robust{Windows: 1, Relative: true}, Robust{Windows: 1, Aggregate: AggregateMean, Relative: true}},
 	}
 	for _, c := range ok {
 		got, err := NormalizeRobust(c.in)
@@ -118,6 +120,10 @@ func TestNormalizeRobust(t *testing.T) {
 		{Robust{Windows: 2, Aggregate: AggregateCVaR, Alpha: 1.5}, "alpha"},
 		{Robust{Windows: 2, Aggregate: AggregateCVaR, Alpha: math.NaN()}, "alpha"},
 		{Robust{Windows: 40, Replicas: 1}, "replays"},
+		{Robust{Windows: 2, Thin: 1}, "thin"},
+		{Robust{Windows: 2, Thin: -0.2}, "thin"},
+		{Robust{Windows: 2, Thin: math.NaN()}, "thin"},
+		{Robust{Windows: 32, Replicas: 1, Thin: 0.5}, "replays"},
 	}
 	for _, c := range bad {
 		if _, err := NormalizeRobust(c.in); err == nil || !strings.Contains(err.Error(), c.word) {
@@ -217,6 +223,61 @@ func TestRobustReplaysInsideTrain(t *testing.T) {
 	}
 	if _, err := robustReplays(train, Robust{Windows: len(train.Jobs)/MinWindowJobs + 1, Aggregate: AggregateMean}, 1); err == nil {
 		t.Error("windows of fewer than MinWindowJobs jobs accepted")
+	}
+}
+
+// TestRobustThinned: each window's thinned copy is last among its
+// replays, a subset of the window in order, about Thin of its jobs, and
+// the same for the same seed.
+func TestRobustThinned(t *testing.T) {
+	train, _ := robustTrain(t)
+	r := Robust{Windows: 3, Replicas: 1, Jitter: 600, Aggregate: AggregateMean, Thin: 0.7}
+	a, err := robustReplays(train, r, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := robustReplays(train, r, 5)
+	if len(a) != r.Windows*3 {
+		t.Fatalf("%d replays, want %d", len(a), r.Windows*3)
+	}
+	for w := range r.Windows {
+		win, th := a[3*w].trace, a[3*w+2].trace
+		n, m := len(win.Jobs), len(th.Jobs)
+		if m < n*6/10 || m > n*8/10 {
+			t.Errorf("window %d: thinned to %d of %d jobs at 0.7", w, m, n)
+		}
+		i := 0
+		for _, j := range th.Jobs {
+			for i < n && win.Jobs[i] != j {
+				i++
+			}
+			if i == n {
+				t.Fatalf("window %d: thinned job %d not in the window, or out of order", w, j.ID)
+			}
+		}
+		if !slices.Equal(th.Jobs, b[3*w+2].trace.Jobs) {
+			t.Errorf("window %d: the same seed thinned differently", w)
+		}
+	}
+}
+
+// TestRelativeQoS: always-on's value on any replay maps to its train
+// value; a candidate twice as far above always-on's (plus the slack)
+// counts the same on a light and on a saturated replay.
+func TestRelativeQoS(t *testing.T) {
+	const train = 200
+	for _, a := range []float64{0, 0.5, 30, 1000} {
+		if got := relativeQoS(a, a, train); math.Abs(got-train) > 1e-9 {
+			t.Errorf("always-on at %g: %g, want %g", a, got, float64(train))
+		}
+	}
+	light := relativeQoS(2*(0.4+0.1)-0.1, 0.4, train) // (q+0.1) twice always-on's
+	heavy := relativeQoS(2*(900+0.1)-0.1, 900, train) // likewise
+	if want := 2*(train+0.1) - 0.1; math.Abs(light-want) > 1e-9 || math.Abs(heavy-want) > 1e-9 {
+		t.Errorf("twice always-on: light %g, heavy %g, want %g", light, heavy, want)
+	}
+	if got := relativeQoS(0, 5, train); got >= train {
+		t.Errorf("better than always-on: %g, want below %d", got, train)
 	}
 }
 
@@ -326,5 +387,40 @@ func TestRobustArchiveFullyEvaluated(t *testing.T) {
 	}
 	if screened == 0 {
 		t.Error("no random candidate of 30 was screened out")
+	}
+}
+
+// TestRelativeReferences: with Relative, always-on's robust train
+// aggregate keeps its plain train qos_p90 (every replay maps to it), so
+// relative bounds resolve as in a plain run, while the oracle's is its
+// replays' relative values aggregated.
+func TestRelativeReferences(t *testing.T) {
+	train, test := robustTrain(t)
+	c, err := sim.ClusterFromTrace(train.Meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := sim.Options{Scheduler: sim.EASY}
+	sc := NewScorer(c, opt, 2)
+	defer sc.Close()
+	refs, err := references(context.Background(), sc, train, test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := refs[AlwaysOn].Train
+	r := Robust{Windows: 3, Aggregate: AggregateCVaR, Alpha: 0.5, Thin: 0.6, Relative: true}
+	o := Options{Robust: r, Sim: opt, Cluster: &c, Settings: Settings{Seed: 4}}
+	rb, _, err := newRobustEval(context.Background(), o, sc, train, refs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := refs[AlwaysOn].Train.QoSP90; math.Abs(got-plain.QoSP90) > 1e-9*math.Max(1, plain.QoSP90) {
+		t.Errorf("always-on's relative aggregate %g, want its plain train qos_p90 %g", got, plain.QoSP90)
+	}
+	if len(rb.aoQoS) != 6 || rb.aoTrain != plain.QoSP90 {
+		t.Errorf("always-on's per-replay qos %v (want 6), train %g (want %g)", rb.aoQoS, rb.aoTrain, plain.QoSP90)
+	}
+	if got := refs[AlwaysOn].Train.OffNodeSeconds; got != 0 {
+		t.Errorf("always-on's aggregate keeps nodes off %d s", got)
 	}
 }

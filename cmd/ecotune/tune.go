@@ -98,6 +98,13 @@ last window first and promoted to the other replays unless one of the
 policy's seeds dominates it there (multi-fidelity), so a robust run costs
 at most about 1 + R plain ones.
 
+--robust-thin F adds to each window a copy keeping each job with
+probability F (seeded): a lighter period of the same workload, where the
+parameters a saturated train period cannot see (how many nodes boot at
+once) matter. --robust-relative aggregates the p90 wait ratio relative to
+always-on's on each replay, (q + 0.1) / (always-on's + 0.1), in train
+units, so a light replay counts as much as a saturated one.
+
 With no arguments it tunes hgfs on the embedded default trace: 150
 generations of 2 islands of 32, about 9,000 distinct evaluations, in about
 45 s on two cores.
@@ -128,7 +135,7 @@ func tuneCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "tune",
 		Usage:       "NSGA-II / genetic-fuzzy search, holdout, front",
-		UsageText:   "ecotune tune [TRACE | --trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--no-schedule-rule] [--robust [--robust-windows K] [--robust-replicas R] [--robust-jitter S] [--robust-aggregate mean|worst|cvar] [--robust-alpha A]] [--policies a,b,...] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--pick-windows K] [--pick-loads F,...] [--train 0.7 | --windows K] [--scheduler easy|fcfs|conservative] [--cluster FILE] [-o DIR] [--resume] [--force] [--json] [--slurm [--sbatch-args ARGS] [--dry-run]]",
+		UsageText:   "ecotune tune [TRACE | --trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--no-schedule-rule] [--robust [--robust-windows K] [--robust-replicas R] [--robust-jitter S] [--robust-aggregate mean|worst|cvar] [--robust-alpha A] [--robust-thin F] [--robust-relative]] [--policies a,b,...] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--pick-windows K] [--pick-loads F,...] [--train 0.7 | --windows K] [--scheduler easy|fcfs|conservative] [--cluster FILE] [-o DIR] [--resume] [--force] [--json] [--slurm [--sbatch-args ARGS] [--dry-run]]",
 		ArgsUsage:   traceArgsUsage,
 		Description: tuneHelp + "\n\nDISTRIBUTED\n" + tuneSlurmHelp + "\n\nScores (objectives.All: name, default direction, unit, meaning):\n" + objectives.Help(),
 		Flags: append(append(traceFlags(),
@@ -145,6 +152,8 @@ func tuneCommand() *cli.Command {
 			&cli.Int64Flag{Name: "robust-jitter", Usage: "robust: largest submit-time shift of a replica's jobs, in seconds (default 1800)"},
 			&cli.StringFlag{Name: "robust-aggregate", Usage: "robust: mean, worst or cvar over the replays, per objective (default cvar)"},
 			&cli.Float64Flag{Name: "robust-alpha", Usage: "robust: cvar's level, the fraction of worst replays averaged (default 0.5)"},
+			&cli.Float64Flag{Name: "robust-thin", Usage: "robust: also replay each window thinned to this fraction of its jobs, in (0, 1) (default none)"},
+			&cli.BoolFlag{Name: "robust-relative", Usage: "robust: aggregate qos_p90 relative to always-on's on each replay (default off)"},
 			&cli.StringFlag{Name: "pick-loads", Usage: "relative presets (rel10) also meet their bound on the train split thinned to each fraction F of its jobs (seeded), against always-on there (default 0.8; 1: none)"},
 			&cli.IntFlag{Name: "pick-windows", Usage: "relative presets (rel10) also meet their bound on each of K consecutive train windows, against always-on there (default 4; 1: the whole train split only)"},
 			&cli.IntFlag{Name: "migration", Value: 5, Usage: "generations between migrations"},
@@ -421,7 +430,7 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 // --robust or any --robust-* flag starts from tuner.DefaultRobust and
 // the flags given replace its parts.
 func robustOptions(c *cli.Context) (tuner.Robust, error) {
-	names := []string{"robust", "robust-windows", "robust-replicas", "robust-jitter", "robust-aggregate", "robust-alpha"}
+	names := []string{"robust", "robust-windows", "robust-replicas", "robust-jitter", "robust-aggregate", "robust-alpha", "robust-thin", "robust-relative"}
 	on := false
 	for _, n := range names {
 		on = on || c.IsSet(n)
@@ -457,6 +466,7 @@ func robustOptions(c *cli.Context) (tuner.Robust, error) {
 	if c.IsSet("robust-alpha") {
 		r.Alpha = c.Float64("robust-alpha")
 	}
+	r.Thin, r.Relative = c.Float64("robust-thin"), c.Bool("robust-relative")
 	r, err := tuner.NormalizeRobust(r)
 	if err != nil {
 		return r, fmt.Errorf("tune: %w", err)
