@@ -14,8 +14,8 @@ type Robust struct {
 	Windows   int     `json:"windows"`
 	Replicas  int     `json:"replicas"`
 	Jitter    int64   `json:"jitter_s"`
-	Aggregate string  `json:"aggregate"`       // "mean", "worst" or "cvar"
-	Alpha     float64 `json:"alpha,omitempty"` // cvar's tail fraction
+	Aggregate string  `json:"aggregate"`          // "mean", "worst" or "cvar"
+	Alpha     float64 `json:"alpha,omitempty"`    // cvar's tail fraction
 	Thin      float64 `json:"thin,omitempty"`     // fraction of a window's jobs kept in its thinned copy (0: none)
 	Relative  bool    `json:"relative,omitempty"` // qos_p90 aggregated relative to always-on's on each replay
 }
