@@ -205,8 +205,17 @@ func (s *Server) csrfOK(r *http.Request) bool {
 	if h := r.Header.Get("X-CSRF-Token"); h != "" {
 		return subtle.ConstantTimeCompare([]byte(h), []byte(s.csrf)) == 1
 	}
-	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") && r.URL.Path == "/traces" {
-		return true // checked by upload: the first part must be the token
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
+		switch r.URL.Path {
+		case "/traces":
+			return true // checked by upload: the first part must be the token
+		case "/simulate", "/tune": // a form with a cluster file
+			r.Body = http.MaxBytesReader(nil, r.Body, maxFormBody)
+			if err := r.ParseMultipartForm(maxFormBody); err != nil {
+				return false
+			}
+			return subtle.ConstantTimeCompare([]byte(r.PostForm.Get("csrf")), []byte(s.csrf)) == 1
+		}
 	}
 	r.Body = http.MaxBytesReader(nil, r.Body, 1<<20)
 	if err := r.ParseForm(); err != nil {
@@ -214,6 +223,10 @@ func (s *Server) csrfOK(r *http.Request) bool {
 	}
 	return subtle.ConstantTimeCompare([]byte(r.PostForm.Get("csrf")), []byte(s.csrf)) == 1
 }
+
+// maxFormBody bounds a multipart simulation or tuning form (a cluster
+// file and the fields).
+const maxFormBody = 2 * maxClusterText
 
 var idPattern = regexp.MustCompile(`^[0-9a-f]{16}$`)
 
