@@ -471,11 +471,11 @@ func (s *Server) simulateResult(j Job, data map[string]any) error {
 // policy, or of one of several (Policy).
 type tuneView struct {
 	ID, Policy, Files string // Files: the run's path under files/
-	Fronts                       []int
-	Picks                        []pickView
-	Timelines                    []string
-	Report, HasTest              bool
-	Rows                         int
+	Fronts            []int
+	Picks             []pickView
+	Timelines         []string
+	Report, HasTest   bool
+	Rows              int
 }
 
 func (s *Server) tuneResult(j Job, data map[string]any) error {
