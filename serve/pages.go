@@ -427,6 +427,7 @@ func (s *Server) deleteRun(w http.ResponseWriter, r *http.Request) {
 // pickView is one preset's pick on the results page.
 type pickView struct {
 	reports.HoldoutRow
+	Infeasible string // why `ecotune export` refuses the pick without --force
 	Params []string
 	Rules  []string
 	Slurm  []string
@@ -561,6 +562,7 @@ func (s *Server) tuneRunView(j Job, pol string) (tuneView, error) {
 			}
 		}
 		if p, err := rr.Pick(h.Preset); err == nil {
+			pv.Infeasible = p.Infeasible()
 			if rs, err := reports.RuleSet(rr, p); err == nil {
 				sc, err := reports.Slurm(rs, reports.SlurmOptions{})
 				if err != nil {
@@ -658,6 +660,28 @@ func (s *Server) exportPick(w http.ResponseWriter, r *http.Request) {
 	rs, err := reports.RuleSet(rr, pick)
 	if err != nil {
 		s.fail(w, r, http.StatusBadRequest, "export: "+err.Error())
+		return
+	}
+	q := r.URL.Query()
+	// As `ecotune export` refuses an infeasible preset unless --force.
+	if why := pick.Infeasible(); why != "" {
+		if q.Get("force") != "1" {
+			s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("export: preset %s is infeasible: %s; pick another preset (rel10 is relative to always-on) or a row, or export it anyway (force=1, marked in the rule set)", pick.Label, why))
+			return
+		}
+		rs.Provenance.Feasibility.Forced = true
+	}
+	if q.Get("slurm") == "1" {
+		sc, err := reports.Slurm(rs, reports.SlurmOptions{})
+		if err != nil {
+			s.fail(w, r, http.StatusBadRequest, "export: "+err.Error())
+			return
+		}
+		var b strings.Builder
+		sc.WriteText(&b, rs.Policy.Name, pick.Label, rdir)
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="slurm-%s-row%d.conf"`, j.ID, pick.Row))
+		io.WriteString(w, b.String())
 		return
 	}
 	dir := filepath.Join(s.jobs.dir(j.ID), "exports")
