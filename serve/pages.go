@@ -428,9 +428,9 @@ func (s *Server) deleteRun(w http.ResponseWriter, r *http.Request) {
 type pickView struct {
 	reports.HoldoutRow
 	Infeasible string // why `ecotune export` refuses the pick without --force
-	Params []string
-	Rules  []string
-	Slurm  []string
+	Params     []string
+	Rules      []string
+	Slurm      []string
 }
 
 func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
