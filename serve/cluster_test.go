@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/tuner"
@@ -302,5 +303,61 @@ func TestTunePoliciesIsTheCommandLine(t *testing.T) {
 	}
 	if c, _ := json.Marshal(m["cluster"]); !strings.Contains(string(c), "two-models") {
 		t.Errorf("run.json's cluster is %s, not the file's", c)
+	}
+}
+
+// TestTunePoliciesSurvivesRestart stops a server while the second of two
+// policies is tuned; the next server on the same data directory keeps
+// the first policy's run, resumes the second from its checkpoint, and
+// ends with the summary and fronts of an uninterrupted run.
+func TestTunePoliciesSurvivesRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("tunes two policies twice")
+	}
+	form := withSeed(smallTune, "4")
+	form["policy"] = []string{"idle-timeout", "load"}
+	form.Set("generations", "12")
+
+	ref := newTestServer(t, Options{Workers: 1})
+	refID := ref.startTune(t, form)
+	ref.wait(t, refID, Done)
+
+	data := t.TempDir()
+	first := newTestServer(t, Options{Data: data, Workers: 1})
+	id := first.startTune(t, form)
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		j, _ := first.jobs.get(id)
+		if j.State == Running && j.Step == 1 && j.Generation >= 2 {
+			break
+		}
+		if j.State != Queued && j.State != Running || time.Now().After(deadline) {
+			t.Fatalf("the run is %s at policy %q, step %d, generation %d", j.State, j.Policy, j.Step, j.Generation)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	first.Close()
+	if _, err := os.Stat(filepath.Join(data, "runs", id, runSubdir, "load", "front.json")); err == nil {
+		t.Fatal("the second policy had finished before the stop")
+	}
+
+	again := newTestServer(t, Options{Data: data, Workers: 1})
+	again.wait(t, id, Done)
+	j, _ := again.jobs.get(id)
+	if j.ResumedAt < 2 || j.Policy != "load" || j.Step != 1 || j.Percent() != 100 {
+		t.Errorf("the resumed run: resumed at %d, policy %q, step %d/%d, %d %%", j.ResumedAt, j.Policy, j.Step, j.Steps, j.Percent())
+	}
+	for _, f := range []string{tuner.SummaryJSON, "idle-timeout/front.json", "load/front.json"} {
+		want, err := os.ReadFile(filepath.Join(ref.data, "runs", refID, runSubdir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join(data, "runs", id, runSubdir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: the resumed run's differs from the uninterrupted one's", f)
+		}
 	}
 }
