@@ -105,6 +105,7 @@ func TestClusterAndPoliciesFields(t *testing.T) {
 		{"a reference", "/tune", url.Values{"policy": {"idle-timeout", "always-on"}}, "", http.StatusBadRequest, []string{"policy:", "always-on"}},
 		{"twice", "/tune", url.Values{"policy": {"idle-timeout", "load", "idle-timeout"}}, "", http.StatusBadRequest, []string{"policy:", "idle-timeout chosen twice"}},
 		{"unknown among several", "/tune", url.Values{"policy": {"idle-timeout", "nope"}}, "", http.StatusBadRequest, []string{"policy:", "nope"}},
+		{"no policy", "/tune", url.Values{"generations": {"1"}}, "", http.StatusBadRequest, []string{"policy: choose"}},
 		{"simulate one policy", "/simulate", url.Values{"policy": {"always-on", "load"}}, "", http.StatusBadRequest, []string{"policy:", "one policy"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -94,7 +94,7 @@ func ParseRequest(kind string, v url.Values) (Request, error) {
 	}
 	switch {
 	case len(names) == 0:
-		names = []string{""} // Lookup names the choices
+		return req, errors.New("policy: choose a policy (`ecotune policies` lists them)")
 	case len(names) > 1 && kind == KindSimulate:
 		return req, fmt.Errorf("policy: a simulation replays one policy, not %d", len(names))
 	case len(names) > maxPolicies:
