@@ -98,6 +98,8 @@ func TestClusterAndPoliciesFields(t *testing.T) {
 		{"too long", "/simulate", url.Values{"policy": {"always-on"}, "cluster": {"file"}, "cluster_text": {"#" + strings.Repeat("x", maxClusterText)}}, "", http.StatusBadRequest, []string{"cluster file", "limit"}},
 		{"empty file", "/simulate", url.Values{"policy": {"always-on"}, "cluster": {"file"}}, "", http.StatusBadRequest, []string{"cluster file: empty"}},
 		{"bad upload", "/tune", url.Values{"policy": {"idle-timeout"}, "cluster": {"file"}}, "groups: []\n", http.StatusBadRequest, []string{"cluster file", "groups"}},
+		{"upload too large", "/simulate", url.Values{"policy": {"always-on"}, "cluster": {"file"}}, "#" + strings.Repeat("x", maxFormBody), http.StatusRequestEntityTooLarge, []string{"larger than"}},
+		{"upload over the file limit", "/simulate", url.Values{"policy": {"always-on"}, "cluster": {"file"}}, "#" + strings.Repeat("x", maxClusterText), http.StatusBadRequest, []string{"cluster file", "limit"}},
 		{"both upload and text", "/simulate", url.Values{"policy": {"always-on"}, "cluster_text": {twoModels}}, twoModels, http.StatusBadRequest, []string{"cluster file", "both"}},
 		{"cluster choice", "/simulate", url.Values{"policy": {"always-on"}, "cluster": {"../etc"}}, "", http.StatusBadRequest, []string{"cluster:", "../etc"}},
 		{"unknown model", "/simulate", url.Values{"policy": {"always-on"}, "model": {"nope"}}, "", http.StatusBadRequest, []string{"model:", "nope"}},
