@@ -179,29 +179,34 @@ func ecotune(t *testing.T) string {
 	return exe
 }
 
+// partitioned is a cluster file for the embedded trace with two
+// partitions: every job goes to the default one.
+const partitioned = `name: parts
+groups:
+  - {name: main, count: 128, slots: 1, model: escs}
+  - {name: spare, count: 16, slots: 1, model: escs}
+partitions:
+  - {name: main, groups: [main], default: true}
+  - {name: spare, groups: [spare], queues: [nothing-goes-here]}
+`
+
 // TestSimulateClusterFileIsTheCommandLine: a simulation on an uploaded
-// cluster file scores exactly what its command line (`ecotune simulate
-// --cluster FILE --json`) prints, and differs from the same simulation on
-// the trace header's cluster (so the file was used).
+// cluster file (plain, or with partitions) scores exactly what its
+// command line (`ecotune simulate --cluster FILE --json`) prints, and
+// differs from the same simulation on the trace header's cluster (so the
+// file was used).
 func TestSimulateClusterFileIsTheCommandLine(t *testing.T) {
 	if testing.Short() || runtime.GOOS == "windows" {
-		t.Skip("builds the command line and replays the embedded trace three times")
+		t.Skip("builds the command line and replays the embedded trace five times")
 	}
 	ts := newTestServer(t, Options{Jobs: 2, Workers: 1})
-	form := url.Values{"csrf": {ts.csrf}, "policy": {"idle-timeout"}, "param.idle_timeout": {"600"}, "cluster": {"file"}}
-	b, ctype := multipartForm(form, "cluster_upload", "two.yaml", []byte(twoModels))
-	if res, body := ts.postMultipart(t, "/simulate", b, ctype); res.StatusCode != http.StatusSeeOther {
-		t.Fatalf("POST /simulate: %s: %s", res.Status, body)
-	}
-	withFile := newestRun(t, ts.Server, KindSimulate)
-	form.Del("cluster")
+	exe := ecotune(t)
+	form := url.Values{"csrf": {ts.csrf}, "policy": {"idle-timeout"}, "param.idle_timeout": {"600"}}
 	if res, body := ts.post(t, "/simulate", form); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("POST /simulate: %s: %s", res.Status, body)
 	}
 	plain := newestRun(t, ts.Server, KindSimulate)
-	ts.wait(t, withFile, Done)
 	ts.wait(t, plain, Done)
-
 	read := func(id string) SimResult {
 		var r SimResult
 		if err := run.ReadJSON(filepath.Join(ts.jobs.dir(id), simResultFile), &r); err != nil {
@@ -209,28 +214,38 @@ func TestSimulateClusterFileIsTheCommandLine(t *testing.T) {
 		}
 		return r
 	}
-	got, header := read(withFile), read(plain)
-	if got.EnergyKWh == header.EnergyKWh {
-		t.Errorf("the cluster file's simulation used %g kWh, as much as the trace header's", got.EnergyKWh)
-	}
-	page := get(t, ts.client, ts.ts.URL+"/runs/"+withFile, http.StatusOK)
-	if !strings.Contains(page, `id="cluster-file"`) {
-		t.Error("the simulation's page does not link its cluster file")
-	}
+	header := read(plain)
 
-	j, _ := ts.jobs.get(withFile)
-	out, err := exec.Command(ecotune(t), append(j.Command[1:], "--json")...).Output()
-	if err != nil {
-		t.Fatalf("%v: %v", j.Command, err)
-	}
-	var want SimResult
-	if err := json.Unmarshal(out, &want); err != nil {
-		t.Fatal(err)
-	}
-	x, _ := json.Marshal(got)
-	y, _ := json.Marshal(want)
-	if !bytes.Equal(x, y) {
-		t.Errorf("the page's simulation and `%s --json` differ:\npage %s\ncli  %s", strings.Join(j.Command, " "), x, y)
+	for _, file := range []string{twoModels, partitioned} {
+		form.Set("cluster", "file")
+		b, ctype := multipartForm(form, "cluster_upload", "mine.yaml", []byte(file))
+		if res, body := ts.postMultipart(t, "/simulate", b, ctype); res.StatusCode != http.StatusSeeOther {
+			t.Fatalf("POST /simulate: %s: %s", res.Status, body)
+		}
+		id := newestRun(t, ts.Server, KindSimulate)
+		ts.wait(t, id, Done)
+		got := read(id)
+		if got.EnergyKWh == header.EnergyKWh {
+			t.Errorf("the cluster file's simulation used %g kWh, as much as the trace header's", got.EnergyKWh)
+		}
+		page := get(t, ts.client, ts.ts.URL+"/runs/"+id, http.StatusOK)
+		if !strings.Contains(page, `id="cluster-file"`) {
+			t.Error("the simulation's page does not link its cluster file")
+		}
+		j, _ := ts.jobs.get(id)
+		out, err := exec.Command(exe, append(j.Command[1:], "--json")...).Output()
+		if err != nil {
+			t.Fatalf("%v: %v", j.Command, err)
+		}
+		var want SimResult
+		if err := json.Unmarshal(out, &want); err != nil {
+			t.Fatal(err)
+		}
+		x, _ := json.Marshal(got)
+		y, _ := json.Marshal(want)
+		if !bytes.Equal(x, y) {
+			t.Errorf("the page's simulation and `%s --json` differ:\npage %s\ncli  %s", strings.Join(j.Command, " "), x, y)
+		}
 	}
 }
 
