@@ -85,6 +85,8 @@ func TestClusterAndPoliciesFields(t *testing.T) {
 		{"file ok", "/simulate", url.Values{"policy": {"always-on"}, "cluster": {"file"}, "cluster_text": {twoModels}}, "", http.StatusSeeOther, []string{"--cluster", clusterFile}},
 		{"text alone means file", "/simulate", url.Values{"policy": {"always-on"}, "cluster_text": {twoModels}}, "", http.StatusSeeOther, []string{"--cluster"}},
 		{"trace ignores text", "/simulate", url.Values{"policy": {"always-on"}, "cluster": {"trace"}, "cluster_text": {"junk"}}, "", http.StatusSeeOther, nil},
+		{"conservative", "/simulate", url.Values{"policy": {"always-on"}, "scheduler": {"conservative"}}, "", http.StatusSeeOther, []string{"--scheduler conservative"}},
+		{"scheduler", "/simulate", url.Values{"policy": {"always-on"}, "scheduler": {"sjf"}}, "", http.StatusBadRequest, []string{"scheduler:", "sjf"}},
 		{"model escs is the default", "/simulate", url.Values{"policy": {"always-on"}, "model": {"escs"}}, "", http.StatusSeeOther, nil},
 		{"upload ok", "/simulate", url.Values{"policy": {"always-on"}, "cluster": {"file"}}, twoModels, http.StatusSeeOther, []string{"--cluster"}},
 		{"tune two policies with a file", "/tune", url.Values{"policy": {"idle-timeout", "load"}, "cluster_text": {twoModels}, "generations": {"1"}, "population": {"4"}, "islands": {"1"}}, "", http.StatusSeeOther, []string{"--policies idle-timeout,load", "--cluster"}},

@@ -84,7 +84,7 @@ func FuzzParseRequest(f *testing.F) {
 			t.Errorf("accepted policy %q: %v", req.Policy, err)
 			return
 		}
-		if req.Scheduler != sim.EASY && req.Scheduler != sim.FCFS {
+		if req.Scheduler != sim.EASY && req.Scheduler != sim.FCFS && req.Scheduler != sim.Conservative {
 			t.Errorf("accepted scheduler %q", req.Scheduler)
 		}
 		if kind == KindSimulate {

@@ -132,9 +132,9 @@ func ParseRequest(kind string, v url.Values) (Request, error) {
 		if kind == KindSimulate {
 			req.Scheduler = sim.FCFS
 		}
-	case sim.EASY, sim.FCFS:
+	case sim.EASY, sim.FCFS, sim.Conservative:
 	default:
-		return req, fmt.Errorf("scheduler: %q is not easy or fcfs", req.Scheduler)
+		return req, fmt.Errorf("scheduler: %q is not easy, fcfs or conservative", req.Scheduler)
 	}
 	if s := strings.TrimSpace(v.Get("seed")); s != "" {
 		if req.Seed, err = strconv.ParseInt(s, 10, 64); err != nil {
@@ -701,7 +701,7 @@ func (s *Server) exportPick(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="rules-%s-row%d.json"`, j.ID, pick.Row))
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="rules-%s-%s"`, j.ID, name[len("rules-"):]))
 	http.ServeFile(w, r, path)
 }
 
