@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"github.com/ecotune/ecotune/tuner"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -109,6 +110,26 @@ type SlurmConfig struct {
 	Unmapped []string `json:"unmapped"`
 	// Daemon is true when the policy needs `ecotune daemon` to run.
 	Daemon bool `json:"daemon"`
+}
+
+// WriteText writes the block as `ecotune export --slurm` prints it: a
+// header naming the policy, the pick and the run directory, the
+// comments, the lines, and what Slurm cannot express, as comments.
+func (c SlurmConfig) WriteText(w io.Writer, policyName, pick, runDir string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# slurm.conf power saving for %s (%s), from %s\n", policyName, pick, runDir)
+	for _, l := range c.Comments {
+		b.WriteString("# " + l + "\n")
+	}
+	for _, l := range c.Lines {
+		b.WriteString(l + "\n")
+	}
+	b.WriteString("# What Slurm cannot express:\n")
+	for _, u := range c.Unmapped {
+		b.WriteString("#   " + u + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // SlurmOptions say what slurm.conf is written for.

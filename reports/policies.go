@@ -52,6 +52,25 @@ func WritePolicies(dir string, s *tuner.PoliciesSummary, force bool) (string, er
 	return md, writeFile(md, []byte(PoliciesText(s)), force)
 }
 
+// WritePoliciesRun writes what `ecotune tune --policies` writes after
+// tuner.TunePolicies: the report of each policy's run (Write, forced: a
+// resumed run rewrites its earlier report) in dir/POLICY, then the
+// comparison (WritePolicies). It returns policies.md's path; an error
+// names the policy or the comparison that failed.
+func WritePoliciesRun(dir string, s *tuner.PoliciesSummary, force bool) (string, error) {
+	for _, p := range s.Policies {
+		pdir := filepath.Join(dir, p.Dir)
+		if _, err := Write(pdir, Options{Force: true}); err != nil {
+			return "", fmt.Errorf("%s is in %s, but its report failed: %w", p.Policy, pdir, err)
+		}
+	}
+	md, err := WritePolicies(dir, s, force)
+	if err != nil {
+		return "", fmt.Errorf("the runs are in %s, but the comparison failed: %w", dir, err)
+	}
+	return md, nil
+}
+
 // PoliciesText is the Markdown of the comparison.
 func PoliciesText(s *tuner.PoliciesSummary) string {
 	var b strings.Builder

@@ -165,10 +165,22 @@ func TestBrowser(t *testing.T) {
 	}
 	long := tune("400", "7")
 	short := tune("12", "1")
+	// The simulation on an uploaded cluster file: the log's 256 nodes in
+	// two groups.
+	clusterPath := filepath.Join(t.TempDir(), "lublin.yaml")
+	if err := os.WriteFile(clusterPath, []byte("name: lublin\ngroups:\n  - {name: a, count: 128, slots: 1, model: escs}\n  - {name: b, count: 128, slots: 1, model: escs}\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
 	do("simulate", chromedp.Navigate(base+"/simulate?trace="+traceID+"&policy=idle-timeout"), chromedp.WaitVisible(chromedp.CSS("#simulate-btn")),
 		chromedp.SetValue(chromedp.CSS(`input[name="param.idle_timeout"]`), "900"),
-		chromedp.Click(chromedp.CSS("#simulate-btn")), chromedp.WaitVisible(chromedp.CSS("#runs")))
+		chromedp.SetUploadFiles(chromedp.CSS("#cluster-upload"), []string{clusterPath}),
+		chromedp.Click(chromedp.CSS("#cluster-file")))
+	shot("simulate-form")
+	do("start simulation", chromedp.Click(chromedp.CSS("#simulate-btn")), chromedp.WaitVisible(chromedp.CSS("#runs")))
 	simID := newestRun(t, s, KindSimulate)
+	if j, _ := s.jobs.get(simID); j.Request.Cluster != ClusterFile || !strings.Contains(strings.Join(j.Command, " "), "--cluster") {
+		t.Errorf("the simulation's cluster is %q, its command line %q", j.Request.Cluster, j.Command)
+	}
 
 	// 4. Both progress bars advance on the page (server-sent events).
 	seen := map[string]map[string]bool{long: {}, short: {}}
@@ -206,7 +218,7 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the holdout table has %s rows", rows)
 	}
 	shot("results")
-	do("simulation", chromedp.Navigate(base+"/runs/"+simID), chromedp.WaitVisible(chromedp.CSS("#scores")))
+	do("simulation", chromedp.Navigate(base+"/runs/"+simID), chromedp.WaitVisible(chromedp.CSS("#scores")), chromedp.WaitVisible(chromedp.CSS("#cluster-file")))
 	shot("simulation")
 
 	// 8. Export a pick: a valid rules.json.

@@ -3,7 +3,6 @@ package serve
 import (
 	"fmt"
 	"net/http"
-	"path/filepath"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -32,7 +31,7 @@ func (s *Server) comparable() []Job {
 func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
 	ids := r.URL.Query()["run"]
 	if len(ids) > 0 {
-		if _, err := s.compareRuns(ids); err != nil {
+		if _, _, err := s.compareRuns(ids); err != nil {
 			s.fail(w, r, http.StatusBadRequest, "compare: "+err.Error())
 			return
 		}
@@ -47,39 +46,52 @@ func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
 }
 
 // compareRuns loads the runs to compare: known, finished tunings, all
-// with the same first two objectives.
-func (s *Server) compareRuns(ids []string) ([]*reports.Run, error) {
+// with the same first two objectives; a tuning of several policies gives
+// each policy's run. It returns the runs and their legends.
+func (s *Server) compareRuns(ids []string) ([]*reports.Run, []string, error) {
 	if len(ids) < 1 || len(ids) > maxCompare {
-		return nil, fmt.Errorf("choose 1 to %d runs, not %d", maxCompare, len(ids))
+		return nil, nil, fmt.Errorf("choose 1 to %d runs, not %d", maxCompare, len(ids))
 	}
 	var runs []*reports.Run
+	var labels []string
 	for _, id := range ids {
 		j, ok := Job{}, false
 		if validID(id) {
 			j, ok = s.jobs.get(id)
 		}
 		if !ok {
-			return nil, fmt.Errorf("no run %q", id)
+			return nil, nil, fmt.Errorf("no run %q", id)
 		}
 		if j.Request.Kind != KindTune || j.State != Done {
-			return nil, fmt.Errorf("run %s is not a finished tuning", id)
+			return nil, nil, fmt.Errorf("run %s is not a finished tuning", id)
 		}
-		rr, err := reports.LoadRun(filepath.Join(s.jobs.dir(id), runSubdir))
-		if err != nil {
-			return nil, fmt.Errorf("run %s: %w", id, err)
+		pols := []string{""}
+		if len(j.Request.Policies) > 0 {
+			pols = j.Request.Policies
 		}
-		if len(rr.Front.Objectives) < 2 {
-			return nil, fmt.Errorf("run %s has fewer than two objectives", id)
-		}
-		if len(runs) > 0 {
-			a, b := runs[0].Front.Objectives, rr.Front.Objectives
-			if a[0].Name != b[0].Name || a[1].Name != b[1].Name {
-				return nil, fmt.Errorf("run %s's objectives (%s, %s) differ from run %s's (%s, %s)", id, b[0].Name, b[1].Name, ids[0], a[0].Name, a[1].Name)
+		for _, pol := range pols {
+			dir, err := s.policyDir(j, pol)
+			if err != nil {
+				return nil, nil, err
 			}
+			rr, err := reports.LoadRun(dir)
+			if err != nil {
+				return nil, nil, fmt.Errorf("run %s: %w", id, err)
+			}
+			if len(rr.Front.Objectives) < 2 {
+				return nil, nil, fmt.Errorf("run %s has fewer than two objectives", id)
+			}
+			if len(runs) > 0 {
+				a, b := runs[0].Front.Objectives, rr.Front.Objectives
+				if a[0].Name != b[0].Name || a[1].Name != b[1].Name {
+					return nil, nil, fmt.Errorf("run %s's objectives (%s, %s) differ from run %s's (%s, %s)", id, b[0].Name, b[1].Name, ids[0], a[0].Name, a[1].Name)
+				}
+			}
+			runs = append(runs, rr)
+			labels = append(labels, fmt.Sprintf("%s %s seed %d", id, rr.Front.Policy, rr.Meta.Seed))
 		}
-		runs = append(runs, rr)
 	}
-	return runs, nil
+	return runs, labels, nil
 }
 
 // compareSVG draws the runs' fronts (rank 0) on one plot per split, the
@@ -87,12 +99,12 @@ func (s *Server) compareRuns(ids []string) ([]*reports.Run, error) {
 // reports code.
 func (s *Server) compareSVG(w http.ResponseWriter, r *http.Request) {
 	ids := r.URL.Query()["run"]
-	runs, err := s.compareRuns(ids)
+	runs, labels, err := s.compareRuns(ids)
 	if err != nil {
 		s.fail(w, r, http.StatusBadRequest, "compare: "+err.Error())
 		return
 	}
-	fig, err := compareFigure(runs, ids)
+	fig, err := compareFigure(runs, labels)
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, "compare: "+err.Error())
 		return
@@ -107,7 +119,7 @@ func (s *Server) compareSVG(w http.ResponseWriter, r *http.Request) {
 	w.Write(b)
 }
 
-func compareFigure(runs []*reports.Run, ids []string) (*reports.Figure, error) {
+func compareFigure(runs []*reports.Run, labels []string) (*reports.Figure, error) {
 	xo, err := objectives.Lookup(runs[0].Front.Objectives[0].Name)
 	if err != nil {
 		return nil, err
@@ -142,7 +154,7 @@ func compareFigure(runs []*reports.Run, ids []string) (*reports.Figure, error) {
 			}
 			sc.GlyphStyle = draw.GlyphStyle{Color: plotutil.Color(i), Shape: plotutil.Shape(i), Radius: vg.Points(3)}
 			p.Add(sc)
-			p.Legend.Add(fmt.Sprintf("%s %s seed %d", ids[i], rr.Front.Policy, rr.Meta.Seed), sc)
+			p.Legend.Add(labels[i], sc)
 		}
 		if drawn {
 			row = append(row, p)

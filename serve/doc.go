@@ -7,7 +7,9 @@
 //
 // Everything lives under one data directory: traces/ID (an imported trace
 // as Parquet, its inspect text), runs/ID (job.json, serve's record of the
-// job; run/, the tuner's run directory), uploads/ (files being received).
+// job; cluster.yaml, the cluster file a request gave; run/, the tuner's
+// run directory, holding run/POLICY and summary.json for a tuning of
+// several policies), uploads/ (files being received).
 // IDs are generated; a name sent by a client is shown, never used as a
 // path. Every request needs the access token (query, then a cookie);
 // state-changing requests also need the CSRF token.

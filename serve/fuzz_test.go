@@ -17,19 +17,27 @@ import (
 
 // FuzzParseRequest feeds the simulation and tuning forms' fields to the
 // server's parser: it never panics, and what it accepts is a request the
-// runner can start (known policy and scheduler, parameters in bounds,
-// settings in range, presets that parse, a trace ID that names no path).
+// runner can start (known policies and scheduler, parameters in bounds,
+// settings in range, presets that parse, a trace ID that names no path,
+// a cluster file that sim.ParseCluster reads, a known power model).
+// testdata/fuzz/FuzzParseRequest holds more seeds (cluster files).
 func FuzzParseRequest(f *testing.F) {
-	f.Add("tune", "embedded", "hgfs", "easy", "1", "300", "150", "32", "2", "qos0.1=qos_p90<=0.1\nknee", "", "")
-	f.Add("simulate", "0123456789abcdef", "idle-timeout", "fcfs", "0", "", "", "", "", "", "idle_timeout", "600")
-	f.Add("simulate", "../../etc/passwd", "idle-timeout", "", "", "", "", "", "", "", "idle_timeout", "1e400")
-	f.Add("tune", "", "always-on", "sjf", "x", "-1", "0", "3", "1000", "=", "", "")
-	f.Fuzz(func(t *testing.T, kind, trace, pol, sched, seed, evals, gens, pop, islands, presets, param, value string) {
+	f.Add("tune", "embedded", "hgfs", "", "easy", "1", "300", "150", "32", "2", "qos0.1=qos_p90<=0.1\nknee", "", "", "", "", "")
+	f.Add("simulate", "0123456789abcdef", "idle-timeout", "", "fcfs", "0", "", "", "", "", "", "idle_timeout", "600", "", "", "")
+	f.Add("simulate", "../../etc/passwd", "idle-timeout", "", "", "", "", "", "", "", "", "idle_timeout", "1e400", "", "", "")
+	f.Add("tune", "", "always-on", "", "sjf", "x", "-1", "0", "3", "1000", "=", "", "", "", "", "")
+	f.Add("tune", "embedded", "idle-timeout", "load", "easy", "1", "0", "3", "8", "2", "", "", "", "file", "groups:\n  - {name: n, count: 128, slots: 1, model: escs}\n", "")
+	f.Add("simulate", "embedded", "idle-timeout", "", "", "", "", "", "", "", "", "", "", "trace", "", "escs")
+	f.Fuzz(func(t *testing.T, kind, trace, pol, pol2, sched, seed, evals, gens, pop, islands, presets, param, value, cluster, clusterText, model string) {
 		if kind != KindTune {
 			kind = KindSimulate
 		}
 		v := url.Values{"trace": {trace}, "policy": {pol}, "scheduler": {sched}, "seed": {seed}, "evaluations": {evals},
-			"generations": {gens}, "population": {pop}, "islands": {islands}, "presets": {presets}, "param." + param: {value}}
+			"generations": {gens}, "population": {pop}, "islands": {islands}, "presets": {presets}, "param." + param: {value},
+			"cluster": {cluster}, "cluster_text": {clusterText}, "model": {model}}
+		if pol2 != "" {
+			v["policy"] = append(v["policy"], pol2)
+		}
 		req, err := ParseRequest(kind, v)
 		if err != nil {
 			if err.Error() == "" {
@@ -43,14 +51,44 @@ func FuzzParseRequest(f *testing.F) {
 		if strings.ContainsAny(req.Trace, `./\`) {
 			t.Errorf("trace %q could be a path", req.Trace)
 		}
-		spec, err := policy.Lookup(req.Policy)
-		if err != nil {
-			t.Errorf("accepted policy %q: %v", req.Policy, err)
+		switch req.Cluster {
+		case "":
+			if req.ClusterText != "" {
+				t.Errorf("kept cluster text %q for the trace's cluster", req.ClusterText)
+			}
+			if req.Model != "" {
+				if _, err := sim.Model(req.Model); err != nil || kind == KindTune || req.Model == defaultModel {
+					t.Errorf("accepted model %q for %s: %v", req.Model, kind, err)
+				}
+			}
+		case ClusterFile:
+			if _, err := sim.ParseCluster([]byte(req.ClusterText)); err != nil || len(req.ClusterText) > maxClusterText || req.Model != "" {
+				t.Errorf("accepted cluster file %q, model %q: %v", req.ClusterText, req.Model, err)
+			}
+		default:
+			t.Errorf("accepted cluster %q", req.Cluster)
 		}
-		if req.Scheduler != sim.EASY && req.Scheduler != sim.FCFS {
+		if len(req.Policies) > 0 {
+			seen := map[string]bool{}
+			for _, p := range req.Policies {
+				sp, err := policy.Lookup(p)
+				if err != nil || seen[p] || sp.Clairvoyant || p == tuner.AlwaysOn {
+					t.Errorf("accepted policies %v: %v", req.Policies, err)
+				}
+				seen[p] = true
+			}
+			if kind != KindTune || len(req.Policies) < 2 || req.Policy != "" {
+				t.Errorf("accepted policies %v (policy %q) for %s", req.Policies, req.Policy, kind)
+			}
+		} else if _, err := policy.Lookup(req.Policy); err != nil {
+			t.Errorf("accepted policy %q: %v", req.Policy, err)
+			return
+		}
+		if req.Scheduler != sim.EASY && req.Scheduler != sim.FCFS && req.Scheduler != sim.Conservative {
 			t.Errorf("accepted scheduler %q", req.Scheduler)
 		}
 		if kind == KindSimulate {
+			spec, _ := policy.Lookup(req.Policy)
 			if _, err := policy.ParseSet(spec, setArgs(req.Set)); err != nil {
 				t.Errorf("accepted parameters %v: %v", req.Set, err)
 			}

@@ -11,10 +11,12 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/internal/atomicfile"
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/reports"
@@ -53,6 +55,37 @@ type Request struct {
 	Population  int      `json:"population,omitempty"`
 	Islands     int      `json:"islands,omitempty"`
 	Presets     []string `json:"presets,omitempty"`
+	// Policies, two or more, are tuned each in turn and compared, as
+	// `ecotune tune --policies` does; Policy is then "".
+	Policies []string `json:"policies,omitempty"`
+	// Cluster is "" for the trace header's nodes with the built-in power
+	// model Model ("" the default, escs), or ClusterFile for the cluster
+	// file clusterFile in the run's directory; ClusterText is that file's
+	// text until the run is submitted.
+	Cluster     string `json:"cluster,omitempty"`
+	Model       string `json:"model,omitempty"`
+	ClusterText string `json:"-"`
+}
+
+// Cluster choices of a Request.
+const (
+	ClusterTrace = "trace"
+	ClusterFile  = "file"
+)
+
+// defaultModel is the power model of a cluster from the trace header
+// (sim.ClusterSpec's default).
+const defaultModel = "escs"
+
+// clusterFile is a run's cluster file in its directory.
+const clusterFile = "cluster.yaml"
+
+// PolicyText names the request's policy, or its policies.
+func (r Request) PolicyText() string {
+	if len(r.Policies) > 0 {
+		return strings.Join(r.Policies, ",")
+	}
+	return r.Policy
 }
 
 // Job is one run of the workbench as job.json stores it.
@@ -78,6 +111,11 @@ type Progress struct {
 	Evaluations int     `json:"evaluations"`
 	Budget      int     `json:"budget"`
 	Hypervolume float64 `json:"hypervolume"` // 0 until known
+	// Of a tuning of several policies: the one tuned now, and how many
+	// of Steps are done before it.
+	Policy string `json:"policy,omitempty"`
+	Step   int    `json:"step,omitempty"`
+	Steps  int    `json:"steps,omitempty"`
 }
 
 // Percent is the progress bar's value: generations, or evaluations
@@ -89,6 +127,9 @@ func (p Progress) Percent() int {
 	}
 	if p.Budget > 0 {
 		f = math.Max(f, float64(p.Evaluations)/float64(p.Budget))
+	}
+	if p.Steps > 0 {
+		f = (float64(p.Step) + math.Min(1, f)) / float64(p.Steps)
 	}
 	return int(math.Min(100, math.Round(100*f)))
 }
@@ -163,6 +204,12 @@ func (m *manager) submit(req Request, traceName, traceFile string) (*Job, error)
 	jb := &job{Job: Job{ID: id, Request: req, TraceName: traceName, State: Queued, Created: time.Now().UTC(), Command: m.s.command(req, traceFile, m.dir(id))}, done: make(chan struct{})}
 	if err := os.MkdirAll(m.dir(id), 0o777); err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
+	}
+	if req.Cluster == ClusterFile {
+		if err := atomicfile.WriteFile(filepath.Join(m.dir(id), clusterFile), []byte(req.ClusterText), atomicfile.Options{}); err != nil {
+			os.RemoveAll(m.dir(id))
+			return nil, fmt.Errorf("serve: %w", err)
+		}
 	}
 	j := jb.Job
 	if err := m.save(jb); err != nil {
@@ -263,12 +310,15 @@ type event struct {
 	Generations int     `json:"generations"`
 	Evaluations int     `json:"evaluations"`
 	Hypervolume float64 `json:"hypervolume"`
+	Policy      string  `json:"policy,omitempty"`
+	Step        int     `json:"step,omitempty"`
+	Steps       int     `json:"steps,omitempty"`
 	Error       string  `json:"error,omitempty"`
 }
 
 func eventOf(j *Job) []byte {
 	b, _ := json.Marshal(event{ID: j.ID, State: j.State, Percent: j.Percent(), Generation: j.Generation, Generations: j.Generations,
-		Evaluations: j.Evaluations, Hypervolume: j.Hypervolume, Error: j.Error})
+		Evaluations: j.Evaluations, Hypervolume: j.Hypervolume, Policy: j.Policy, Step: j.Step, Steps: j.Steps, Error: j.Error})
 	return b
 }
 
@@ -362,12 +412,15 @@ func (m *manager) remove(id string) (bool, error) {
 	return true, nil
 }
 
-// monitor is a tuner.Monitor that feeds a job's progress.
+// monitor is a tuner.Monitor that feeds a job's progress; of a tuning
+// of several policies, step counts the finished ones.
 type monitor struct {
-	m      *manager
-	jb     *job
-	resume bool
-	seen   *bool
+	m        *manager
+	jb       *job
+	resume   bool
+	seen     *bool
+	policies []string
+	step     *int
 }
 
 func (mo monitor) Record(s *tuner.Status) error {
@@ -382,11 +435,21 @@ func (mo monitor) Record(s *tuner.Status) error {
 			j.ResumedAt = s.Generation
 		}
 		j.Progress = Progress{Generation: s.Generation, Generations: s.Generations, Evaluations: s.Evaluations, Budget: s.Budget, Hypervolume: hv}
+		if n := len(mo.policies); n > 0 {
+			k := min(*mo.step, n-1)
+			j.Policy, j.Step, j.Steps = mo.policies[k], k, n
+		}
 	})
 	return nil
 }
 func (monitor) Note(string) {}
-func (monitor) Done()       {}
+
+// Done counts a finished search (one policy's, of several).
+func (mo monitor) Done() {
+	if mo.step != nil {
+		*mo.step++
+	}
+}
 
 // tune runs a tuning job as `ecotune tune` does, resuming from the
 // checkpoint when one is there; it says whether it was interrupted.
@@ -394,6 +457,9 @@ func (m *manager) tune(ctx context.Context, jb *job) (bool, error) {
 	o, t, err := m.s.tuneOptions(jb.Request, m.dir(jb.ID), jb.Command)
 	if err != nil {
 		return false, err
+	}
+	if len(jb.Request.Policies) > 0 {
+		return m.tunePolicies(ctx, jb, o, t)
 	}
 	if _, err := os.Stat(run.Dir(t.Dir).Checkpoint()); err == nil {
 		t.Resume = true
@@ -417,6 +483,38 @@ func (m *manager) tune(ctx context.Context, jb *job) (bool, error) {
 	return false, nil
 }
 
+// tunePolicies runs a tuning of several policies as `ecotune tune
+// --policies` does (tuner.TunePolicies, then reports.WritePoliciesRun),
+// resuming the finished and interrupted policies' runs after a restart.
+func (m *manager) tunePolicies(ctx context.Context, jb *job, o tuner.Options, t run.Target) (bool, error) {
+	pols := jb.Request.Policies
+	step := 0
+	if _, err := os.Stat(t.Dir); err == nil {
+		t.Resume = true
+		for _, p := range pols { // the runs kept are the first ones
+			var meta tuner.RunMeta
+			if run.ReadJSON(filepath.Join(t.Dir, p, tuner.RunJSON), &meta) != nil || meta.Interrupted {
+				break
+			}
+			step++
+		}
+	} else {
+		t.Force = true
+	}
+	o.Monitor = monitor{m: m, jb: jb, resume: t.Resume, seen: new(bool), policies: pols, step: &step}
+	s, err := tuner.TunePolicies(ctx, o, t, pols)
+	if err != nil {
+		return ctx.Err() != nil, err
+	}
+	if s.Interrupted {
+		return true, nil
+	}
+	if _, err := reports.WritePoliciesRun(t.Dir, s, true); err != nil {
+		return false, fmt.Errorf("the runs are done, but their report failed: %w", err)
+	}
+	return false, nil
+}
+
 // tuneOptions builds tuner.Options and the target from a request, with
 // `ecotune tune`'s defaults.
 func (s *Server) tuneOptions(req Request, dir string, command []string) (tuner.Options, run.Target, error) {
@@ -436,6 +534,13 @@ func (s *Server) tuneOptions(req Request, dir string, command []string) (tuner.O
 			return o, t, err
 		}
 		o.Presets = append(o.Presets, pr)
+	}
+	if req.Cluster == ClusterFile {
+		cl, err := sim.LoadCluster(filepath.Join(dir, clusterFile))
+		if err != nil {
+			return o, t, err
+		}
+		o.Cluster = &cl
 	}
 	o.Policy, o.Trace, o.Split, o.Objectives = req.Policy, tr, run.Holdout(0.7), objs
 	o.Sim = sim.Options{Scheduler: req.Scheduler}
@@ -483,11 +588,11 @@ func (m *manager) simulate(ctx context.Context, jb *job) error {
 	if err != nil {
 		return err
 	}
-	spec, err := policy.Lookup(req.Policy)
+	pspec, err := policy.Lookup(req.Policy)
 	if err != nil {
 		return err
 	}
-	cfg, err := policy.ParseSet(spec, setArgs(req.Set))
+	cfg, err := policy.ParseSet(pspec, setArgs(req.Set))
 	if err != nil {
 		return err
 	}
@@ -495,7 +600,11 @@ func (m *manager) simulate(ctx context.Context, jb *job) error {
 	if _, err := policy.New(cfg); err != nil {
 		return err
 	}
-	cluster, err := sim.ClusterSpec{Model: "escs"}.Resolve(tr.Meta)
+	spec := sim.ClusterSpec{Model: req.Model}
+	if req.Cluster == ClusterFile {
+		spec = sim.ClusterSpec{File: filepath.Join(m.dir(jb.ID), clusterFile)}
+	}
+	cluster, err := spec.Resolve(tr.Meta)
 	if err != nil {
 		return err
 	}
@@ -557,7 +666,18 @@ func (s *Server) command(req Request, traceFile, dir string) []string {
 	if traceFile != "" {
 		c = append(c, "--trace", traceFile)
 	}
-	c = append(c, "--policy", req.Policy, "--scheduler", req.Scheduler, "--seed", strconv.FormatInt(req.Seed, 10))
+	if len(req.Policies) > 0 {
+		c = append(c, "--policies", strings.Join(req.Policies, ","))
+	} else {
+		c = append(c, "--policy", req.Policy)
+	}
+	c = append(c, "--scheduler", req.Scheduler, "--seed", strconv.FormatInt(req.Seed, 10))
+	switch {
+	case req.Cluster == ClusterFile:
+		c = append(c, "--cluster", filepath.Join(dir, clusterFile))
+	case req.Model != "":
+		c = append(c, "--model", req.Model)
+	}
 	if req.Kind == KindSimulate {
 		for _, a := range setArgs(req.Set) {
 			c = append(c, "--set", a)

@@ -1,11 +1,14 @@
 package serve
 
 import (
+	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"math"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -55,12 +58,7 @@ const (
 	maxIslands     = 64
 )
 
-// formValues are the forms' fields as the server parses them.
-type formValues interface {
-	Get(string) string
-}
-
-func intField(v formValues, name string, def, lo, hi int) (int, error) {
+func intField(v url.Values, name string, def, lo, hi int) (int, error) {
 	s := strings.TrimSpace(v.Get(name))
 	if s == "" {
 		return def, nil
@@ -73,19 +71,60 @@ func intField(v formValues, name string, def, lo, hi int) (int, error) {
 }
 
 // ParseRequest reads a simulation's or tuning's form fields into a
-// Request, checking every value; fields holds the parameter values of the
-// policy (simulate) and the presets, one per line (tune).
-func ParseRequest(kind string, v formValues) (Request, error) {
-	req := Request{Kind: kind, Trace: strings.TrimSpace(v.Get("trace")), Policy: strings.TrimSpace(v.Get("policy")), Scheduler: strings.TrimSpace(v.Get("scheduler"))}
+// Request, checking every value: param.NAME holds a parameter value of
+// the policy (simulate), presets the presets, one per line (tune);
+// policy is repeated to tune several policies (tune); cluster is "trace"
+// (the trace header's nodes, with the power model named by model,
+// simulate only) or "file" (the cluster file in cluster_text, YAML or
+// JSON as `ecotune simulate --cluster` reads it). An error names the
+// field, and for a cluster file the file's own field or line.
+func ParseRequest(kind string, v url.Values) (Request, error) {
+	req := Request{Kind: kind, Trace: strings.TrimSpace(v.Get("trace")), Scheduler: strings.TrimSpace(v.Get("scheduler"))}
 	if req.Trace == "" {
 		req.Trace = EmbeddedTrace
 	}
 	if req.Trace != EmbeddedTrace && !validID(req.Trace) {
 		return req, fmt.Errorf("trace: no trace %q", req.Trace)
 	}
-	spec, err := policy.Lookup(req.Policy)
+	var names []string
+	for _, p := range v["policy"] {
+		if p = strings.TrimSpace(p); p != "" {
+			names = append(names, p)
+		}
+	}
+	switch {
+	case len(names) == 0:
+		return req, errors.New("policy: choose a policy (`ecotune policies` lists them)")
+	case len(names) > 1 && kind == KindSimulate:
+		return req, fmt.Errorf("policy: a simulation replays one policy, not %d", len(names))
+	case len(names) > maxPolicies:
+		return req, fmt.Errorf("policy: %d policies, more than the %d a tuning compares", len(names), maxPolicies)
+	}
+	spec, err := policy.Lookup(names[0])
 	if err != nil {
 		return req, fmt.Errorf("policy: %w", err)
+	}
+	req.Policy = names[0]
+	if len(names) > 1 {
+		// As `ecotune tune --policies` checks them (tuner.TunePolicies).
+		seen := map[string]bool{}
+		for _, p := range names {
+			sp, err := policy.Lookup(p)
+			if err != nil {
+				return req, fmt.Errorf("policy: %w", err)
+			}
+			if sp.Clairvoyant || p == tuner.AlwaysOn {
+				return req, fmt.Errorf("policy: %s is a reference (always-on, the oracle), compared with every tuned policy already", p)
+			}
+			if seen[p] {
+				return req, fmt.Errorf("policy: %s chosen twice", p)
+			}
+			seen[p] = true
+		}
+		req.Policy, req.Policies = "", names
+	}
+	if err := parseCluster(kind, v, &req); err != nil {
+		return req, err
 	}
 	switch req.Scheduler {
 	case "":
@@ -93,9 +132,9 @@ func ParseRequest(kind string, v formValues) (Request, error) {
 		if kind == KindSimulate {
 			req.Scheduler = sim.FCFS
 		}
-	case sim.EASY, sim.FCFS:
+	case sim.EASY, sim.FCFS, sim.Conservative:
 	default:
-		return req, fmt.Errorf("scheduler: %q is not easy or fcfs", req.Scheduler)
+		return req, fmt.Errorf("scheduler: %q is not easy, fcfs or conservative", req.Scheduler)
 	}
 	if s := strings.TrimSpace(v.Get("seed")); s != "" {
 		if req.Seed, err = strconv.ParseInt(s, 10, 64); err != nil {
@@ -141,6 +180,54 @@ func ParseRequest(kind string, v formValues) (Request, error) {
 	return req, nil
 }
 
+// maxPolicies is the most policies one tuning compares.
+const maxPolicies = 16
+
+// maxClusterText bounds a cluster file from the page, in bytes.
+const maxClusterText = 256 << 10
+
+// parseCluster reads the cluster fields into req (see ParseRequest).
+func parseCluster(kind string, v url.Values, req *Request) error {
+	c := strings.TrimSpace(v.Get("cluster"))
+	text := v.Get("cluster_text")
+	switch c {
+	case "":
+		if strings.TrimSpace(text) != "" {
+			c = ClusterFile
+		}
+	case ClusterTrace:
+		c = ""
+	case ClusterFile:
+	default:
+		return fmt.Errorf("cluster: %q is not %s or %s", c, ClusterTrace, ClusterFile)
+	}
+	if c == ClusterFile {
+		switch {
+		case strings.TrimSpace(text) == "":
+			return errors.New(`cluster file: empty: paste or upload a cluster file (YAML or JSON: README.md, "Cluster files"; ecotune cluster --from TRACE writes one)`)
+		case len(text) > maxClusterText:
+			return fmt.Errorf("cluster file: %d bytes, more than the limit of %d", len(text), maxClusterText)
+		}
+		if _, err := sim.ParseCluster([]byte(text)); err != nil {
+			return fmt.Errorf("cluster file: %w", err)
+		}
+		req.Cluster, req.ClusterText = ClusterFile, text
+		return nil
+	}
+	model := strings.TrimSpace(v.Get("model"))
+	if model == "" || model == defaultModel {
+		return nil
+	}
+	if kind == KindTune {
+		return fmt.Errorf("model: %q: a tuning's nodes have the %s model unless a cluster file gives theirs (ecotune tune has no --model)", model, defaultModel)
+	}
+	if _, err := sim.Model(model); err != nil {
+		return fmt.Errorf("model: %w", err)
+	}
+	req.Model = model
+	return nil
+}
+
 type policyView struct {
 	policy.Spec
 	Selected bool
@@ -162,7 +249,16 @@ func (s *Server) formData(r *http.Request, kind string) map[string]any {
 			cur = p
 		}
 	}
-	return map[string]any{"Policies": pols, "Policy": cur, "Traces": s.traces(), "Trace": r.URL.Query().Get("trace")}
+	var presets []string
+	for _, p := range tuner.DefaultPresets() {
+		presets = append(presets, p.Name)
+	}
+	var models []string
+	if kind == KindSimulate {
+		models = sim.ModelNames()
+	}
+	return map[string]any{"Policies": pols, "Policy": cur, "Traces": s.traces(), "Trace": r.URL.Query().Get("trace"),
+		"Models": models, "DefaultPresets": strings.Join(presets, ", ")}
 }
 
 func (s *Server) simulateForm(w http.ResponseWriter, r *http.Request) {
@@ -177,7 +273,12 @@ func (s *Server) simulateStart(w http.ResponseWriter, r *http.Request) { s.start
 func (s *Server) tuneStart(w http.ResponseWriter, r *http.Request)     { s.start(w, r, KindTune) }
 
 func (s *Server) start(w http.ResponseWriter, r *http.Request, kind string) {
-	req, err := ParseRequest(kind, r.PostForm)
+	v, err := formWithUpload(r)
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, kind+": "+err.Error())
+		return
+	}
+	req, err := ParseRequest(kind, v)
 	if err != nil {
 		s.fail(w, r, http.StatusBadRequest, kind+": "+err.Error())
 		return
@@ -192,6 +293,43 @@ func (s *Server) start(w http.ResponseWriter, r *http.Request, kind string) {
 		return
 	}
 	http.Redirect(w, r, "/runs", http.StatusSeeOther)
+}
+
+// formWithUpload is the request's form, with an uploaded cluster file
+// (cluster_upload, multipart) as the cluster_text it stands for.
+func formWithUpload(r *http.Request) (url.Values, error) {
+	v := r.PostForm
+	if r.MultipartForm == nil || len(r.MultipartForm.File["cluster_upload"]) == 0 {
+		return v, nil
+	}
+	fh := r.MultipartForm.File["cluster_upload"][0]
+	if fh.Size == 0 && fh.Filename == "" {
+		return v, nil // the form's empty file input
+	}
+	if fh.Size > maxClusterText {
+		return nil, fmt.Errorf("cluster file: %d bytes, more than the limit of %d", fh.Size, maxClusterText)
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return nil, fmt.Errorf("cluster file: %w", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxClusterText+1))
+	if err != nil {
+		return nil, fmt.Errorf("cluster file: %w", err)
+	}
+	if strings.TrimSpace(v.Get("cluster_text")) != "" {
+		return nil, errors.New("cluster file: both pasted and uploaded: give one")
+	}
+	out := url.Values{}
+	for k, x := range v {
+		out[k] = x
+	}
+	out.Set("cluster_text", string(b))
+	if out.Get("cluster") == "" {
+		out.Set("cluster", ClusterFile)
+	}
+	return out, nil
 }
 
 // traceRef names a trace without reading it: its name and file.
@@ -289,9 +427,10 @@ func (s *Server) deleteRun(w http.ResponseWriter, r *http.Request) {
 // pickView is one preset's pick on the results page.
 type pickView struct {
 	reports.HoldoutRow
-	Params []string
-	Rules  []string
-	Slurm  []string
+	Infeasible string // why `ecotune export` refuses the pick without --force
+	Params     []string
+	Rules      []string
+	Slurm      []string
 }
 
 func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
@@ -329,21 +468,81 @@ func (s *Server) simulateResult(j Job, data map[string]any) error {
 	return nil
 }
 
+// tuneView is one tuning run's results on the page: of the job's only
+// policy, or of one of several (Policy).
+type tuneView struct {
+	ID, Policy, Files string // Files: the run's path under files/
+	Fronts            []int
+	Picks             []pickView
+	Timelines         []string
+	Report, HasTest   bool
+	Rows              int
+}
+
 func (s *Server) tuneResult(j Job, data map[string]any) error {
+	if len(j.Request.Policies) == 0 {
+		v, err := s.tuneRunView(j, "")
+		if err != nil {
+			return err
+		}
+		data["Tune"] = v
+		return nil
+	}
+	var sum tuner.PoliciesSummary
+	if err := run.ReadJSON(filepath.Join(s.jobs.dir(j.ID), runSubdir, tuner.SummaryJSON), &sum); err != nil {
+		return err
+	}
+	var views []tuneView
+	for _, p := range sum.Policies {
+		v, err := s.tuneRunView(j, p.Policy)
+		if err != nil {
+			return fmt.Errorf("policy %s: %w", p.Policy, err)
+		}
+		views = append(views, v)
+	}
+	data["Summary"], data["PolicyRuns"], data["SummaryText"] = &sum, views, reports.PoliciesText(&sum)
+	return nil
+}
+
+// policyDir is the run directory of a job's policy: the job's only one
+// (pol ""), or one of the several it tuned.
+func (s *Server) policyDir(j Job, pol string) (string, error) {
 	dir := filepath.Join(s.jobs.dir(j.ID), runSubdir)
+	if len(j.Request.Policies) == 0 {
+		if pol != "" && pol != j.Request.Policy {
+			return "", fmt.Errorf("run %s tuned %s, not %q", j.ID, j.Request.Policy, pol)
+		}
+		return dir, nil
+	}
+	for _, p := range j.Request.Policies {
+		if p == pol {
+			return filepath.Join(dir, p), nil
+		}
+	}
+	return "", fmt.Errorf("run %s tuned %s: choose one (policy=NAME), not %q", j.ID, j.Request.PolicyText(), pol)
+}
+
+// tuneRunView loads one tuning run of a job for its results page.
+func (s *Server) tuneRunView(j Job, pol string) (tuneView, error) {
+	v := tuneView{ID: j.ID, Policy: pol, Files: runSubdir}
+	if pol != "" {
+		v.Files = runSubdir + "/" + pol
+	}
+	dir, err := s.policyDir(j, pol)
+	if err != nil {
+		return v, err
+	}
 	rr, err := reports.LoadRun(dir)
 	if err != nil {
-		return err
+		return v, err
 	}
 	figs, err := reports.FrontFigures(rr)
 	if err != nil {
-		return err
+		return v, err
 	}
-	var fronts []int
 	for i := range figs {
-		fronts = append(fronts, i)
+		v.Fronts = append(v.Fronts, i)
 	}
-	var picks []pickView
 	for _, h := range reports.Holdout(rr) {
 		pv := pickView{HoldoutRow: h}
 		sol := rr.Front.Solutions[h.Row]
@@ -363,6 +562,7 @@ func (s *Server) tuneResult(j Job, data map[string]any) error {
 			}
 		}
 		if p, err := rr.Pick(h.Preset); err == nil {
+			pv.Infeasible = p.Infeasible()
 			if rs, err := reports.RuleSet(rr, p); err == nil {
 				sc, err := reports.Slurm(rs, reports.SlurmOptions{})
 				if err != nil {
@@ -374,25 +574,23 @@ func (s *Server) tuneResult(j Job, data map[string]any) error {
 				}
 			}
 		}
-		picks = append(picks, pv)
+		v.Picks = append(v.Picks, pv)
 	}
 	// The report's timeline figures, when it has them.
-	var timelines []string
 	if entries, err := os.ReadDir(filepath.Join(dir, "report")); err == nil {
 		for _, e := range entries {
 			n := e.Name()
 			if strings.HasSuffix(n, ".svg") && (strings.Contains(n, "slots") || strings.Contains(n, "nodes")) {
-				timelines = append(timelines, n)
+				v.Timelines = append(v.Timelines, n)
 			}
 		}
 	}
-	hasReport := false
 	if _, err := os.Stat(filepath.Join(dir, "report", reports.ReportHTML)); err == nil {
-		hasReport = true
+		v.Report = true
 	}
-	data["Fronts"], data["Picks"], data["Timelines"], data["Report"], data["Rows"] = fronts, picks, timelines, hasReport, len(rr.Front.Solutions)
-	data["HasTest"] = rr.Meta != nil && len(picks) > 0 && picks[0].Test != nil
-	return nil
+	v.Rows = len(rr.Front.Solutions)
+	v.HasTest = rr.Meta != nil && len(v.Picks) > 0 && v.Picks[0].Test != nil
+	return v, nil
 }
 
 // frontSVG renders front figure n of a run with the reports code.
@@ -402,8 +600,13 @@ func (s *Server) frontSVG(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	n, err := strconv.Atoi(strings.TrimSuffix(r.PathValue("n"), ".svg"))
-	rr, lerr := reports.LoadRun(filepath.Join(s.jobs.dir(j.ID), runSubdir))
-	if err != nil || lerr != nil || j.Request.Kind != KindTune {
+	dir, derr := s.policyDir(j, r.URL.Query().Get("policy"))
+	if derr != nil || j.Request.Kind != KindTune {
+		s.fail(w, r, http.StatusNotFound, "no such figure")
+		return
+	}
+	rr, lerr := reports.LoadRun(dir)
+	if err != nil || lerr != nil {
 		s.fail(w, r, http.StatusNotFound, "no such figure")
 		return
 	}
@@ -438,7 +641,13 @@ func (s *Server) exportPick(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, "run "+j.ID+" has no front to export from")
 		return
 	}
-	rr, err := reports.LoadRun(filepath.Join(s.jobs.dir(j.ID), runSubdir))
+	pol := r.URL.Query().Get("policy")
+	rdir, err := s.policyDir(j, pol)
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, "export: "+err.Error())
+		return
+	}
+	rr, err := reports.LoadRun(rdir)
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, err.Error())
 		return
@@ -453,19 +662,46 @@ func (s *Server) exportPick(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, "export: "+err.Error())
 		return
 	}
+	q := r.URL.Query()
+	// As `ecotune export` refuses an infeasible preset unless --force.
+	if why := pick.Infeasible(); why != "" {
+		if q.Get("force") != "1" {
+			s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("export: preset %s is infeasible: %s; pick another preset (rel10 is relative to always-on) or a row, or export it anyway (force=1, marked in the rule set)", pick.Label, why))
+			return
+		}
+		rs.Provenance.Feasibility.Forced = true
+	}
+	if q.Get("slurm") == "1" {
+		sc, err := reports.Slurm(rs, reports.SlurmOptions{})
+		if err != nil {
+			s.fail(w, r, http.StatusBadRequest, "export: "+err.Error())
+			return
+		}
+		var b strings.Builder
+		sc.WriteText(&b, rs.Policy.Name, pick.Label, rdir)
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="slurm-%s-row%d.conf"`, j.ID, pick.Row))
+		io.WriteString(w, b.String())
+		return
+	}
 	dir := filepath.Join(s.jobs.dir(j.ID), "exports")
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		s.fail(w, r, http.StatusInternalServerError, err.Error())
 		return
 	}
-	// The file is named by the row, never by the request's text.
-	path := filepath.Join(dir, fmt.Sprintf("rules-row%d.json", pick.Row))
+	// The file is named by the row and a policy of the catalog, never by
+	// the request's text.
+	name := fmt.Sprintf("rules-row%d.json", pick.Row)
+	if len(j.Request.Policies) > 0 {
+		name = fmt.Sprintf("rules-%s-row%d.json", pol, pick.Row)
+	}
+	path := filepath.Join(dir, name)
 	if err := policy.WriteRuleSet(path, rs, true); err != nil {
 		s.fail(w, r, http.StatusInternalServerError, err.Error())
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="rules-%s-row%d.json"`, j.ID, pick.Row))
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="rules-%s-%s"`, j.ID, name[len("rules-"):]))
 	http.ServeFile(w, r, path)
 }
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/reports"
 	"github.com/ecotune/ecotune/run"
 )
 
@@ -34,7 +35,10 @@ func TestResultsCompareExport(t *testing.T) {
 		t.Skip("tunes twice")
 	}
 	ts := newTestServer(t, Options{Jobs: 2, Workers: 1})
-	a := ts.startTune(t, withSeed(smallTune, "1"))
+	// Presets replacing the defaults, one no solution meets.
+	withPresets := withSeed(smallTune, "1")
+	withPresets.Set("presets", "knee\nq=qos_p90<=0.1\nimpossible=off_node_seconds>=1e15")
+	a := ts.startTune(t, withPresets)
 	b := ts.startTune(t, withSeed(smallTune, "2"))
 	res, body := ts.post(t, "/simulate", url.Values{"csrf": {ts.csrf}, "policy": {"idle-timeout"}, "param.idle_timeout": {"900"}, "scheduler": {"fcfs"}})
 	if res.StatusCode != http.StatusSeeOther {
@@ -60,15 +64,37 @@ func TestResultsCompareExport(t *testing.T) {
 		t.Error("the simulation's page shows no scores")
 	}
 
-	// Export: the same file `ecotune export --pick` writes.
-	for _, pick := range []string{"knee", "qos0", "0"} {
-		js := get(t, ts.client, ts.ts.URL+"/runs/"+a+"/export?pick="+pick, http.StatusOK)
+	// Export: the same file `ecotune export --pick` writes; an infeasible
+	// preset only with force=1, marked.
+	rr, err := reports.LoadRun(filepath.Join(ts.data, "runs", a, runSubdir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pick := range []string{"knee", "q", "impossible", "0"} {
+		p, err := rr.Pick(pick)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := ts.ts.URL + "/runs/" + a + "/export?pick=" + pick
+		if (p.Infeasible() != "") != (pick == "impossible") {
+			t.Errorf("pick %s: infeasible %q", pick, p.Infeasible())
+		}
+		if p.Infeasible() != "" {
+			if msg := get(t, ts.client, u, http.StatusBadRequest); !strings.Contains(msg, "infeasible") {
+				t.Errorf("export %s: %s", pick, msg)
+			}
+			u += "&force=1"
+		}
+		js := get(t, ts.client, u, http.StatusOK)
 		rs, err := policy.ParseRuleSet([]byte(js))
 		if err != nil {
 			t.Fatalf("export %s: %v", pick, err)
 		}
 		if rs.Policy.Name != "idle-timeout" {
 			t.Errorf("export %s: policy %s", pick, rs.Policy.Name)
+		}
+		if f := rs.Provenance.Feasibility; (f != nil && f.Forced) != (p.Infeasible() != "") {
+			t.Errorf("export %s: feasibility %+v, infeasible %q", pick, f, p.Infeasible())
 		}
 	}
 	get(t, ts.client, ts.ts.URL+"/runs/"+a+"/export?pick=nope", http.StatusBadRequest)
@@ -113,6 +139,23 @@ func TestResultsCompareExport(t *testing.T) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("the page's run and `%s` wrote different fronts", strings.Join(j.Command, " "))
+	}
+	// The page's export and slurm.conf lines are `ecotune export --slurm`'s.
+	runDir := filepath.Join(ts.data, "runs", a, runSubdir)
+	rules := filepath.Join(t.TempDir(), "rules.json")
+	out, err := exec.Command(exe, "export", runDir, "--pick", "knee", "-o", rules, "--slurm").Output()
+	if err != nil {
+		t.Fatalf("ecotune export: %v", err)
+	}
+	if page := get(t, ts.client, ts.ts.URL+"/runs/"+a+"/export?pick=knee&slurm=1", http.StatusOK); page != string(out) {
+		t.Errorf("the page's slurm.conf block:\n%s\n`ecotune export --slurm` prints:\n%s", page, out)
+	}
+	cli, err := os.ReadFile(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page := get(t, ts.client, ts.ts.URL+"/runs/"+a+"/export?pick=knee", http.StatusOK); page != string(cli) {
+		t.Errorf("the page's rules.json differs from `ecotune export`'s:\n%s\n%s", page, cli)
 	}
 	var m1, m2 map[string]any
 	if err := run.ReadJSON(filepath.Join(dir, run.ManifestFile), &m1); err != nil {

@@ -170,6 +170,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 	default:
+		if err := parseFormWithFile(r); err != nil {
+			status := http.StatusBadRequest
+			var mb *http.MaxBytesError
+			if errors.As(err, &mb) {
+				status = http.StatusRequestEntityTooLarge
+			}
+			s.fail(w, r, status, strings.TrimPrefix(r.URL.Path, "/")+": "+err.Error())
+			return
+		}
 		if !s.csrfOK(r) {
 			s.fail(w, r, http.StatusForbidden, "missing or wrong CSRF token: reload the page and try again")
 			return
@@ -205,14 +214,41 @@ func (s *Server) csrfOK(r *http.Request) bool {
 	if h := r.Header.Get("X-CSRF-Token"); h != "" {
 		return subtle.ConstantTimeCompare([]byte(h), []byte(s.csrf)) == 1
 	}
-	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") && r.URL.Path == "/traces" {
-		return true // checked by upload: the first part must be the token
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
+		switch r.URL.Path {
+		case "/traces":
+			return true // checked by upload: the first part must be the token
+		case "/simulate", "/tune": // parsed by parseFormWithFile
+			return r.MultipartForm != nil && subtle.ConstantTimeCompare([]byte(r.PostForm.Get("csrf")), []byte(s.csrf)) == 1
+		}
 	}
 	r.Body = http.MaxBytesReader(nil, r.Body, 1<<20)
 	if err := r.ParseForm(); err != nil {
 		return false
 	}
 	return subtle.ConstantTimeCompare([]byte(r.PostForm.Get("csrf")), []byte(s.csrf)) == 1
+}
+
+// maxFormBody bounds a multipart simulation or tuning form (a cluster
+// file and the fields).
+const maxFormBody = 2 * maxClusterText
+
+// parseFormWithFile reads the multipart form of a simulation or a tuning
+// (one with a cluster file), at most maxFormBody bytes; other requests
+// are left as they are.
+func parseFormWithFile(r *http.Request) error {
+	if !strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") || (r.URL.Path != "/simulate" && r.URL.Path != "/tune") {
+		return nil
+	}
+	r.Body = http.MaxBytesReader(nil, r.Body, maxFormBody)
+	if err := r.ParseMultipartForm(maxFormBody); err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return fmt.Errorf("the form is larger than %d bytes (a cluster file may have %d): %w", maxFormBody, maxClusterText, err)
+		}
+		return fmt.Errorf("reading the form: %w", err)
+	}
+	return nil
 }
 
 var idPattern = regexp.MustCompile(`^[0-9a-f]{16}$`)

@@ -116,17 +116,7 @@ func runExport(c *cli.Context) error {
 	}
 	fmt.Fprintf(c.App.ErrWriter, "wrote %s (%s, %s)\n", out, rs.Policy.Name, pick.Label)
 	if slurm != nil {
-		fmt.Fprintf(c.App.Writer, "# slurm.conf power saving for %s (%s), from %s\n", rs.Policy.Name, pick.Label, run.Dir)
-		for _, l := range slurm.Comments {
-			fmt.Fprintln(c.App.Writer, "# "+l)
-		}
-		for _, l := range slurm.Lines {
-			fmt.Fprintln(c.App.Writer, l)
-		}
-		fmt.Fprintln(c.App.Writer, "# What Slurm cannot express:")
-		for _, u := range slurm.Unmapped {
-			fmt.Fprintln(c.App.Writer, "#   "+u)
-		}
+		return slurm.WriteText(c.App.Writer, rs.Policy.Name, pick.Label, run.Dir)
 	}
 	return nil
 }

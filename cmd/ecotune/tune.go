@@ -291,14 +291,8 @@ func runPolicies(ctx context.Context, c *cli.Context, o tuner.Options, t run.Tar
 	}
 	md := ""
 	if !c.Bool("no-report") {
-		for _, p := range s.Policies {
-			dir := filepath.Join(t.Dir, p.Dir)
-			if _, err := reports.Write(dir, reports.Options{Force: true}); err != nil {
-				return fmt.Errorf("tune: %s is in %s, but its report failed: %w", p.Policy, dir, err)
-			}
-		}
-		if md, err = reports.WritePolicies(t.Dir, s, true); err != nil {
-			return fmt.Errorf("tune: the runs are in %s, but the comparison failed: %w", t.Dir, err)
+		if md, err = reports.WritePoliciesRun(t.Dir, s, true); err != nil {
+			return fmt.Errorf("tune: %w", err)
 		}
 	}
 	if s.Interrupted {
