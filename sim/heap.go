@@ -23,10 +23,12 @@ func (a event) order() uint64 { return uint64(a.kind)<<32 | uint64(uint32(a.id))
 // orderKey returns the kind and id of an event from its order.
 func orderKey(key uint64) (kind uint8, id int) { return uint8(key >> 32), int(uint32(key)) }
 
-// jobEnd is a job's end: at t, job j (the trace index).
+// jobEnd is a job's end: at t, job j (the trace index), which runs in
+// allocation h.
 type jobEnd struct {
 	t int64
 	j int32
+	h int32
 }
 
 // before orders job ends by time, then by trace index.

@@ -43,10 +43,13 @@ type jobInfo struct {
 // Every duration fits in jobInfo's uint32 (a compile-time check).
 const _ = uint32(datasets.MaxDuration)
 
-// allocation is where a running job runs: nodes[i] holds counts[i] of its slots.
+// allocation is where a running job runs: nodes[i] holds counts[i] of
+// its slots. seq is the job's rank in start order (its key in the running
+// list).
 type allocation struct {
 	nodes  []int
 	counts []int32
+	seq    int32
 }
 
 // A Simulator replays one trace on one cluster. It keeps its buffers
@@ -110,11 +113,9 @@ type state struct {
 	avail      int              // Σ free over Idle and Busy nodes
 	level      []int32          // sleep level a shutting-down node is entering
 	bootEnd    []int64          // when a booting node is expected up
-	alloc      []allocation     // where running jobs run, by handle (allocOf)
-	allocOf    []int32          // per job: its handle in alloc while it runs
+	alloc      []allocation     // where running jobs run, by handle (each job end event holds its job's)
 	freeAllocs []int32          // handles of alloc not in use
 	pools      [64][]allocation // free allocations by size class
-	allocSeq   []int32          // by allocation handle: its job's rank in start order (its key in running)
 	start, end []int64          // per job: when it started and ended (Result.Job); end only with frequencies (else start + run)
 	seq        int32
 	cands      candidates // EASY: queued jobs by slots and estimate
@@ -231,41 +232,26 @@ func (s *Simulator) req(j int32) int64 {
 	return int64(s.jobs[j].est)
 }
 
-// queuedJob is job j as it enters the queue.
-func (s *Simulator) queuedJob(j int32) policy.QueuedJob {
+// queuedJob sets q to job j as it enters the queue, field by field (q
+// is the queue's own slot: no copy).
+func (s *Simulator) queuedJob(j int32, q *policy.QueuedJob) {
 	info := &s.jobs[j]
 	names := &s.jobNames[s.jobName.at(int(j))]
-	return policy.QueuedJob{ID: s.ids.at(int(j)), Slots: int(info.slots), Submit: info.submit, ReqTime: s.req(j), User: names.User, Group: names.Group}
+	q.ID, q.Slots, q.Submit, q.ReqTime = s.ids.at(int(j)), int(info.slots), info.submit, s.req(j)
+	q.User, q.Group = names.User, names.Group
 }
 
-// jobAlloc returns a free allocation for job j, which starts now.
-func (s *Simulator) jobAlloc(j int32) *allocation {
+// newAlloc returns a free allocation and its handle, for a job that
+// starts now.
+func (s *Simulator) newAlloc() (int32, *allocation) {
 	st := &s.st
 	if len(st.freeAllocs) == 0 {
 		st.freeAllocs = append(st.freeAllocs, int32(len(st.alloc)))
 		st.alloc = append(st.alloc, allocation{})
-		st.allocSeq = append(st.allocSeq, 0)
 	}
 	h := st.freeAllocs[len(st.freeAllocs)-1]
 	st.freeAllocs = st.freeAllocs[:len(st.freeAllocs)-1]
-	st.allocOf[j] = h
-	return &st.alloc[h]
-}
-
-// runningAlloc is the allocation of running job j.
-func (s *Simulator) runningAlloc(j int32) *allocation {
-	return &s.st.alloc[s.st.allocOf[j]]
-}
-
-// setStartSeq records that job j, which starts now, is the next in
-// start order (its key in the running list).
-func (s *Simulator) setStartSeq(j int32) {
-	s.st.allocSeq[s.st.allocOf[j]] = s.st.seq
-}
-
-// startSeqOf is running job j's rank in start order.
-func (s *Simulator) startSeqOf(j int32) int32 {
-	return s.st.allocSeq[s.st.allocOf[j]]
+	return h, &st.alloc[h]
 }
 
 // recordStart records that job j started now and runs run seconds.
@@ -302,6 +288,24 @@ func (d *jobIDs) at(j int) int64 {
 		return int64(d.small[j])
 	}
 	return int64(j) + 1
+}
+
+// fill sets the ID of each record, in job order.
+func (d *jobIDs) fill(recs []JobRecord) {
+	switch {
+	case d.large != nil:
+		for j, id := range d.large[:len(recs)] {
+			recs[j].ID = id
+		}
+	case d.small != nil:
+		for j, id := range d.small[:len(recs)] {
+			recs[j].ID = int64(id)
+		}
+	default:
+		for j := range recs {
+			recs[j].ID = int64(j) + 1
+		}
+	}
 }
 
 func (d *jobIDs) add(id int64) {
@@ -358,11 +362,10 @@ func (x *nameIndex) add(k int32) {
 	x.large = append(x.large, k)
 }
 
-// freeAlloc takes back the allocation of job j, which has ended (its
-// buffers are back in the pools).
-func (s *Simulator) freeAlloc(j int32) {
-	s.st.freeAllocs = append(s.st.freeAllocs, s.st.allocOf[j])
-	s.st.allocOf[j] = -1
+// freeAlloc takes back allocation h, whose job has ended (its buffers
+// are back in the pools).
+func (s *Simulator) freeAlloc(h int32) {
+	s.st.freeAllocs = append(s.st.freeAllocs, h)
 }
 
 // allocState makes the per-run buffers whose size is known up front.
@@ -423,13 +426,20 @@ func (s *Simulator) keepRecords(r *Result) {
 	if s.opt.LeanJobs {
 		r.lean = &leanJobs{jobs: s.jobs, ids: s.ids, start: st.start, end: st.end}
 		st.start, st.end = nil, nil
-		st.allocOf = nil // made again by the next Run: room for what r's reader computes
 		return
 	}
-	for j := range r.Jobs {
-		info := &s.jobs[j]
-		r.Jobs[j] = JobRecord{ID: s.ids.at(j), Submit: info.submit, Start: st.start[j], End: s.jobEnd(j), Slots: int(info.slots)}
+	recs := r.Jobs
+	jobs, start := s.jobs[:len(recs)], st.start[:len(recs)]
+	for j := range recs {
+		info := &jobs[j]
+		recs[j] = JobRecord{Submit: info.submit, Start: start[j], End: start[j] + int64(info.run), Slots: int(info.slots)}
 	}
+	if st.end != nil {
+		for j, t := range st.end[:len(recs)] {
+			recs[j].End = t
+		}
+	}
+	s.ids.fill(recs)
 }
 
 // prepare tells a clairvoyant p the future and makes r ready for a run.
@@ -470,12 +480,6 @@ func (s *Simulator) prepareRecords() {
 		if s.hasFreqs {
 			st.end = make([]int64, len(s.jobs))
 		}
-	}
-	if len(st.allocOf) != len(s.jobs) {
-		st.allocOf = make([]int32, len(s.jobs))
-	}
-	for j := range st.allocOf {
-		st.allocOf[j] = -1
 	}
 	if len(st.freeAllocs) != len(st.alloc) {
 		st.freeAllocs = st.freeAllocs[:0]

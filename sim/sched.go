@@ -394,7 +394,7 @@ func (s *Simulator) start(qi int) {
 	st := &s.st
 	j := st.queue.key(qi)
 	info := &s.jobs[j]
-	al := s.jobAlloc(j)
+	h, al := s.newAlloc()
 	s.takeAllocation(al, min(int(info.slots), len(st.view.Nodes)))
 	need := info.slots
 	if st.placer != nil {
@@ -421,13 +421,13 @@ func (s *Simulator) start(qi int) {
 	if st.indexed {
 		st.cands.set(int(j), noSlots, noEst)
 	}
-	s.setStartSeq(j)
+	al.seq = st.seq
 	st.seq++
 	st.view.QueuedSlots -= int(info.slots)
 	st.view.QueuedSubmitSum -= info.submit
 	st.view.BusySlots += int(info.slots)
 	s.recordStart(j, run)
-	st.events.push(jobEnd{t: st.now + run, j: j})
+	st.events.push(jobEnd{t: st.now + run, j: j, h: h})
 	if s.easy {
 		s.addEnd(st.now+int64(info.est), j, info.slots)
 		if int64(info.est) < run {
@@ -566,10 +566,11 @@ func (s *Simulator) scaledRun(run int64, nodes []int) int64 {
 	return scaleRun(run, speed)
 }
 
-// end finishes job j now and frees its slots.
-func (s *Simulator) end(j int32) {
+// end finishes job j, which runs in allocation h, now and frees its
+// slots.
+func (s *Simulator) end(j, h int32) {
 	st := &s.st
-	al := s.runningAlloc(j)
+	al := &st.alloc[h]
 	if s.oneSlot {
 		s.releaseWhole(al)
 	} else {
@@ -577,9 +578,9 @@ func (s *Simulator) end(j int32) {
 	}
 	st.avail += int(s.jobs[j].slots)
 	st.changed = true
-	st.running.removeAt(st.running.find(s.startSeqOf(j)))
+	st.running.removeAt(st.running.find(al.seq))
 	s.putAllocation(al)
-	s.freeAlloc(j)
+	s.freeAlloc(h)
 	st.view.BusySlots -= int(s.jobs[j].slots)
 	if s.easy {
 		s.removeEnd(j)

@@ -32,6 +32,18 @@ func (l *seqList[T]) push(key int32, v *T) {
 	l.tail++
 }
 
+// pushNew appends an item with key and returns it, to be set in place
+// (it holds what the slot last held).
+func (l *seqList[T]) pushNew(key int32) *T {
+	if l.tail == len(l.vals) {
+		l.makeRoom()
+	}
+	v := &l.vals[l.tail]
+	l.keys[l.tail] = key
+	l.tail++
+	return v
+}
+
 // makeRoom moves the items to the front, growing the buffers when more
 // than half full.
 func (l *seqList[T]) makeRoom() {
