@@ -35,7 +35,7 @@ func (s *Simulator) replay(p policy.Policy, r *Result) error {
 		s.advance(t)
 		for len(st.events) > 0 && st.events[0].t == t {
 			e := st.events.pop()
-			s.end(e.j, e.h)
+			s.end(e.job(), e.alloc())
 		}
 		if len(st.expiries) > 0 && st.expiries[0] == t {
 			s.expire(t)

@@ -657,8 +657,8 @@ func (w *endsWatcher) Decide(v *policy.View, d *policy.Decision) {
 // not run: the allocation its end event names.
 func (s *Simulator) jobAllocation(j int32) allocation {
 	for _, e := range s.st.events {
-		if e.j == j {
-			return s.st.alloc[e.h]
+		if e.job() == j {
+			return s.st.alloc[e.alloc()]
 		}
 	}
 	return allocation{}

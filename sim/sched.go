@@ -427,7 +427,7 @@ func (s *Simulator) start(qi int) {
 	st.view.QueuedSubmitSum -= info.submit
 	st.view.BusySlots += int(info.slots)
 	s.recordStart(j, run)
-	st.events.push(jobEnd{t: st.now + run, j: j, h: h})
+	st.events.push(newJobEnd(st.now+run, j, h))
 	if s.easy {
 		s.addEnd(st.now+int64(info.est), j, info.slots)
 		if int64(info.est) < run {
