@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"strconv"
 
@@ -103,20 +104,19 @@ type state struct {
 	due        []uint64          // scratch: order keys of the transitions ending now
 	queue      seqList[policy.QueuedJob]
 	running    seqList[policy.RunningJob]
-	ends       []endEntry       // EASY: running jobs by estimated end, latest first
-	boots      bootEnds         // EASY: booting nodes by expected end
-	expiries   expiries         // EASY: overrun estimates' expiry times
-	plan       profile          // conservative: the free slots planned over time
-	resv       []endEntry       // EASY: scratch for offReservation
-	freeSet    bitset           // Idle or Busy nodes with a free slot (Slots − BusySlots in the view)
-	idleList   idleList         // Idle nodes by IdleSince, then ID
-	avail      int              // Σ free over Idle and Busy nodes
-	level      []int32          // sleep level a shutting-down node is entering
-	bootEnd    []int64          // when a booting node is expected up
-	alloc      []allocation     // where running jobs run, by handle (each job end event holds its job's)
-	freeAllocs []int32          // handles of alloc not in use
-	pools      [64][]allocation // free allocations by size class
-	start, end []int64          // per job: when it started and ended (Result.Job); end only with frequencies (else start + run)
+	ends       []endEntry   // EASY: running jobs by estimated end, latest first
+	boots      bootEnds     // EASY: booting nodes by expected end
+	expiries   expiries     // EASY: overrun estimates' expiry times
+	plan       profile      // conservative: the free slots planned over time
+	resv       []endEntry   // EASY: scratch for offReservation
+	freeSet    bitset       // Idle or Busy nodes with a free slot (Slots − BusySlots in the view)
+	idleList   idleList     // Idle nodes by IdleSince, then ID
+	avail      int          // Σ free over Idle and Busy nodes
+	level      []int32      // sleep level a shutting-down node is entering
+	bootEnd    []int64      // when a booting node is expected up
+	alloc      []allocation // where running jobs run, by handle (each job end event holds its job's)
+	freeAllocs [64][]int32  // handles of alloc not in use, by the size class of their buffers
+	start, end []int64      // per job: when it started and ended (Result.Job); end only with frequencies (else start + run)
 	seq        int32
 	cands      candidates // EASY: queued jobs by slots and estimate
 	scanned    scanMemo   // EASY: what the last backfill scan found
@@ -241,17 +241,33 @@ func (s *Simulator) queuedJob(j int32, q *policy.QueuedJob) {
 	q.User, q.Group = names.User, names.Group
 }
 
-// newAlloc returns a free allocation and its handle, for a job that
-// starts now.
-func (s *Simulator) newAlloc() (int32, *allocation) {
+// newAlloc returns a free allocation, empty, and its handle, for a job
+// that starts now and spans up to span nodes. A handle keeps its node and
+// count buffers, of a power-of-two size class, when its job ends: buffers
+// never grow in place, so after the first runs a Run finds every
+// allocation it needs among the free handles of its class.
+func (s *Simulator) newAlloc(span int) (int32, *allocation) {
 	st := &s.st
-	if len(st.freeAllocs) == 0 {
-		st.freeAllocs = append(st.freeAllocs, int32(len(st.alloc)))
-		st.alloc = append(st.alloc, allocation{})
+	class := bits.Len(uint(span - 1))
+	free := st.freeAllocs[class]
+	if len(free) == 0 {
+		size := 1 << class
+		st.alloc = append(st.alloc, allocation{nodes: make([]int, 0, size), counts: make([]int32, 0, size)})
+		h := int32(len(st.alloc) - 1)
+		return h, &st.alloc[h]
 	}
-	h := st.freeAllocs[len(st.freeAllocs)-1]
-	st.freeAllocs = st.freeAllocs[:len(st.freeAllocs)-1]
+	h := free[len(free)-1]
+	st.freeAllocs[class] = free[:len(free)-1]
 	return h, &st.alloc[h]
+}
+
+// freeAlloc takes back allocation h, whose job has ended, emptied.
+func (s *Simulator) freeAlloc(h int32) {
+	st := &s.st
+	al := &st.alloc[h]
+	al.nodes, al.counts = al.nodes[:0], al.counts[:0]
+	class := bits.Len(uint(cap(al.nodes) - 1))
+	st.freeAllocs[class] = append(st.freeAllocs[class], h)
 }
 
 // recordStart records that job j started now and runs run seconds.
@@ -360,12 +376,6 @@ func (x *nameIndex) add(k int32) {
 		x.small = nil
 	}
 	x.large = append(x.large, k)
-}
-
-// freeAlloc takes back allocation h, whose job has ended (its buffers
-// are back in the pools).
-func (s *Simulator) freeAlloc(h int32) {
-	s.st.freeAllocs = append(s.st.freeAllocs, h)
 }
 
 // allocState makes the per-run buffers whose size is known up front.
@@ -481,11 +491,16 @@ func (s *Simulator) prepareRecords() {
 			st.end = make([]int64, len(s.jobs))
 		}
 	}
-	if len(st.freeAllocs) != len(st.alloc) {
-		st.freeAllocs = st.freeAllocs[:0]
+	free := 0
+	for _, f := range st.freeAllocs {
+		free += len(f)
+	}
+	if free != len(st.alloc) {
+		for c := range st.freeAllocs {
+			st.freeAllocs[c] = st.freeAllocs[c][:0]
+		}
 		for h := len(st.alloc) - 1; h >= 0; h-- {
-			st.alloc[h] = allocation{}
-			st.freeAllocs = append(st.freeAllocs, int32(h))
+			s.freeAlloc(int32(h))
 		}
 	}
 }

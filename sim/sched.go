@@ -394,8 +394,7 @@ func (s *Simulator) start(qi int) {
 	st := &s.st
 	j := st.queue.key(qi)
 	info := &s.jobs[j]
-	h, al := s.newAlloc()
-	s.takeAllocation(al, min(int(info.slots), len(st.view.Nodes)))
+	h, al := s.newAlloc(min(int(info.slots), len(st.view.Nodes)))
 	need := info.slots
 	if st.placer != nil {
 		need = s.placeByPolicy(qi, al, need)
@@ -579,7 +578,6 @@ func (s *Simulator) end(j, h int32) {
 	st.avail += int(s.jobs[j].slots)
 	st.changed = true
 	st.running.removeAt(st.running.find(al.seq))
-	s.putAllocation(al)
 	s.freeAlloc(h)
 	st.view.BusySlots -= int(s.jobs[j].slots)
 	if s.easy {
@@ -587,29 +585,6 @@ func (s *Simulator) end(j, h int32) {
 	}
 	st.ended++
 	st.schedule = true
-}
-
-// takeAllocation sets al to empty node and count buffers able to hold a
-// job spanning up to span nodes, from the pool of their power-of-two size
-// class: buffers never grow in place, so after the first runs a Run finds
-// every buffer it needs in the pools.
-func (s *Simulator) takeAllocation(al *allocation, span int) {
-	st := &s.st
-	class := bits.Len(uint(span - 1))
-	if pool := st.pools[class]; len(pool) > 0 {
-		*al = pool[len(pool)-1]
-		st.pools[class] = pool[:len(pool)-1]
-		return
-	}
-	size := 1 << class
-	*al = allocation{nodes: make([]int, 0, size), counts: make([]int32, 0, size)}
-}
-
-// putAllocation returns al's buffers, emptied, to their pool and clears al.
-func (s *Simulator) putAllocation(al *allocation) {
-	class := bits.Len(uint(cap(al.nodes) - 1))
-	s.st.pools[class] = append(s.st.pools[class], allocation{nodes: al.nodes[:0], counts: al.counts[:0]})
-	*al = allocation{}
 }
 
 func scaleRun(run int64, speed float64) int64 {
