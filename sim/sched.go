@@ -414,7 +414,8 @@ func (s *Simulator) start(qi int) {
 	run := s.scaledRun(int64(info.run), al.nodes)
 	s.addSlotSeconds(al, info.slots, run)
 	q := st.queue.at(qi)
-	st.running.push(st.seq, &policy.RunningJob{ID: q.ID, Slots: q.Slots, Start: st.now, ReqTime: q.ReqTime, Nodes: al.nodes})
+	rj := st.running.pushNew(st.seq) // set in place: no copy
+	rj.ID, rj.Slots, rj.Start, rj.ReqTime, rj.Nodes = q.ID, q.Slots, st.now, q.ReqTime, al.nodes
 	st.queue.removeAt(qi)
 	st.qslots.remove(int(info.slots))
 	if st.indexed {

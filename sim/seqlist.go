@@ -23,15 +23,6 @@ func (l *seqList[T]) key(i int) int32   { return l.keys[l.head+i] }
 func (l *seqList[T]) keyItems() []int32 { return l.keys[l.head:l.tail:l.tail] }
 func (l *seqList[T]) at(i int) *T       { return &l.vals[l.head+i] }
 
-func (l *seqList[T]) push(key int32, v *T) {
-	if l.tail == len(l.vals) {
-		l.makeRoom()
-	}
-	l.vals[l.tail] = *v
-	l.keys[l.tail] = key
-	l.tail++
-}
-
 // pushNew appends an item with key and returns it, to be set in place
 // (it holds what the slot last held).
 func (l *seqList[T]) pushNew(key int32) *T {
