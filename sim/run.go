@@ -252,7 +252,13 @@ func (s *Simulator) newAlloc(span int) (int32, *allocation) {
 	free := st.freeAllocs[class]
 	if len(free) == 0 {
 		size := 1 << class
-		st.alloc = append(st.alloc, allocation{nodes: make([]int, 0, size), counts: make([]int32, 0, size)})
+		counts := make([]int32, size)
+		if s.oneSlot { // every count stays 1 (takeIdleLowest)
+			for k := range counts {
+				counts[k] = 1
+			}
+		}
+		st.alloc = append(st.alloc, allocation{nodes: make([]int, 0, size), counts: counts[:0]})
 		h := int32(len(st.alloc) - 1)
 		return h, &st.alloc[h]
 	}

@@ -497,11 +497,9 @@ func (s *Simulator) takeIdleLowest(al *allocation, need int32) {
 		}
 		fs[w] = word // the nodes not taken
 	}
-	ac := al.counts[:m] // one slot on each node, set apart: one slice fewer in the loop
-	for x := m0; x < m; x++ {
-		ac[x] = 1
-	}
-	al.nodes, al.counts = an[:m], ac
+	// One slot on each node: on a one-slot cluster every count newAlloc
+	// makes is 1 already.
+	al.nodes, al.counts = an[:m], al.counts[:m]
 	st.idleList.gone += m - m0
 	st.view.IdleNodes -= m - m0
 }
