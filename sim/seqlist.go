@@ -6,8 +6,8 @@ package sim
 // queue, its rank in start order for the running jobs). Appending is
 // amortised O(1); removing element i moves the shorter side, so removing
 // near either end is cheap. Slots outside the list are not cleared: the
-// values refer only to what outlives a run (the trace's strings, pooled
-// node buffers).
+// values refer only to what outlives a run (the trace's strings, the
+// allocations' node buffers).
 type seqList[T any] struct {
 	vals []T
 	keys []int32
