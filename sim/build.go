@@ -47,7 +47,6 @@ func NewBuilder(meta datasets.Meta, c Cluster, opt Options, jobs int) (*Builder,
 	if s.hasFreqs {
 		s.st.end = make([]int64, jobs)
 	}
-	s.st.allocOf = make([]int32, jobs)
 	return &Builder{s: s, meta: meta, index: map[datasets.JobNames]int32{}}, nil
 }
 
@@ -111,7 +110,7 @@ func (b *Builder) build(allowEmpty bool) (*Simulator, error) {
 		s.tIni = s.jobs[0].submit
 	}
 	if len(s.st.start) != len(s.jobs) { // more or fewer jobs than announced
-		s.st.start, s.st.end, s.st.allocOf = nil, nil, nil
+		s.st.start, s.st.end = nil, nil
 	}
 	if err := s.setReservations(&b.meta); err != nil {
 		return nil, err

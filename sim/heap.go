@@ -23,14 +23,28 @@ func (a event) order() uint64 { return uint64(a.kind)<<32 | uint64(uint32(a.id))
 // orderKey returns the kind and id of an event from its order.
 func orderKey(key uint64) (kind uint8, id int) { return uint8(key >> 32), int(uint32(key)) }
 
-// jobEnd is a job's end: at t, job j (the trace index).
+// jobEnd is a job's end: at t, the job and allocation handle in jh (see
+// newJobEnd), two words as the heap moves them.
 type jobEnd struct {
-	t int64
-	j int32
+	t  int64
+	jh uint64
 }
 
+// newJobEnd is the end at t of job j (the trace index, never negative),
+// which runs in allocation h: j in the high half of jh, so that jh
+// orders as j does (two running jobs never share j).
+func newJobEnd(t int64, j, h int32) jobEnd {
+	return jobEnd{t: t, jh: uint64(uint32(j))<<32 | uint64(uint32(h))}
+}
+
+// job is the trace index of the ending job.
+func (a jobEnd) job() int32 { return int32(a.jh >> 32) }
+
+// alloc is the ending job's allocation handle.
+func (a jobEnd) alloc() int32 { return int32(uint32(a.jh)) }
+
 // before orders job ends by time, then by trace index.
-func (a jobEnd) before(b jobEnd) bool { return a.t < b.t || a.t == b.t && a.j < b.j }
+func (a jobEnd) before(b jobEnd) bool { return a.t < b.t || a.t == b.t && a.jh < b.jh }
 
 // endHeap is a typed binary min-heap of job ends: no interface boxing, no
 // allocation once its slice has grown.

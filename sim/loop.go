@@ -34,7 +34,8 @@ func (s *Simulator) replay(p policy.Policy, r *Result) error {
 		t = min(t, dec)
 		s.advance(t)
 		for len(st.events) > 0 && st.events[0].t == t {
-			s.end(st.events.pop().j)
+			e := st.events.pop()
+			s.end(e.job(), e.alloc())
 		}
 		if len(st.expiries) > 0 && st.expiries[0] == t {
 			s.expire(t)
@@ -185,8 +186,8 @@ func (s *Simulator) submit(t int64) {
 			st.nextSubmit = s.jobs[st.nextJob].submit
 		}
 		info := &s.jobs[j]
-		q := s.queuedJob(j)
-		st.queue.push(j, &q)
+		q := st.queue.pushNew(j)
+		s.queuedJob(j, q)
 		st.view.QueuedSlots += int(info.slots)
 		st.view.QueuedSubmitSum += q.Submit
 		st.qslots.add(int(info.slots))

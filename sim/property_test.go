@@ -92,7 +92,7 @@ func (s *Simulator) checkInvariants() error {
 	jobOf := map[int32]int32{} // start rank (the running list's key) → job
 	for j := range s.jobs {
 		if len(s.jobAllocation(int32(j)).nodes) > 0 {
-			jobOf[s.startSeqOf(int32(j))] = int32(j)
+			jobOf[s.jobAllocation(int32(j)).seq] = int32(j)
 		}
 	}
 	for k, seq := range st.running.keys[st.running.head:st.running.tail] {
@@ -654,10 +654,12 @@ func (w *endsWatcher) Decide(v *policy.View, d *policy.Decision) {
 }
 
 // jobAllocation is where job j runs, or an empty allocation when it does
-// not run.
+// not run: the allocation its end event names.
 func (s *Simulator) jobAllocation(j int32) allocation {
-	if h := s.st.allocOf[j]; h >= 0 {
-		return s.st.alloc[h]
+	for _, e := range s.st.events {
+		if e.job() == j {
+			return s.st.alloc[e.alloc()]
+		}
 	}
 	return allocation{}
 }

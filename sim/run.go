@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"strconv"
 
@@ -43,10 +44,13 @@ type jobInfo struct {
 // Every duration fits in jobInfo's uint32 (a compile-time check).
 const _ = uint32(datasets.MaxDuration)
 
-// allocation is where a running job runs: nodes[i] holds counts[i] of its slots.
+// allocation is where a running job runs: nodes[i] holds counts[i] of
+// its slots. seq is the job's rank in start order (its key in the running
+// list).
 type allocation struct {
 	nodes  []int
 	counts []int32
+	seq    int32
 }
 
 // A Simulator replays one trace on one cluster. It keeps its buffers
@@ -100,22 +104,19 @@ type state struct {
 	due        []uint64          // scratch: order keys of the transitions ending now
 	queue      seqList[policy.QueuedJob]
 	running    seqList[policy.RunningJob]
-	ends       []endEntry       // EASY: running jobs by estimated end, latest first
-	boots      bootEnds         // EASY: booting nodes by expected end
-	expiries   expiries         // EASY: overrun estimates' expiry times
-	plan       profile          // conservative: the free slots planned over time
-	resv       []endEntry       // EASY: scratch for offReservation
-	freeSet    bitset           // Idle or Busy nodes with a free slot (Slots − BusySlots in the view)
-	idleList   idleList         // Idle nodes by IdleSince, then ID
-	avail      int              // Σ free over Idle and Busy nodes
-	level      []int32          // sleep level a shutting-down node is entering
-	bootEnd    []int64          // when a booting node is expected up
-	alloc      []allocation     // where running jobs run, by handle (allocOf)
-	allocOf    []int32          // per job: its handle in alloc while it runs
-	freeAllocs []int32          // handles of alloc not in use
-	pools      [64][]allocation // free allocations by size class
-	allocSeq   []int32          // by allocation handle: its job's rank in start order (its key in running)
-	start, end []int64          // per job: when it started and ended (Result.Job); end only with frequencies (else start + run)
+	ends       []endEntry   // EASY: running jobs by estimated end, latest first
+	boots      bootEnds     // EASY: booting nodes by expected end
+	expiries   expiries     // EASY: overrun estimates' expiry times
+	plan       profile      // conservative: the free slots planned over time
+	resv       []endEntry   // EASY: scratch for offReservation
+	freeSet    bitset       // Idle or Busy nodes with a free slot (Slots − BusySlots in the view)
+	idleList   idleList     // Idle nodes by IdleSince, then ID
+	avail      int          // Σ free over Idle and Busy nodes
+	level      []int32      // sleep level a shutting-down node is entering
+	bootEnd    []int64      // when a booting node is expected up
+	alloc      []allocation // where running jobs run, by handle (each job end event holds its job's)
+	freeAllocs [64][]int32  // handles of alloc not in use, by the size class of their buffers
+	start, end []int64      // per job: when it started and ended (Result.Job); end only with frequencies (else start + run)
 	seq        int32
 	cands      candidates // EASY: queued jobs by slots and estimate
 	scanned    scanMemo   // EASY: what the last backfill scan found
@@ -231,41 +232,48 @@ func (s *Simulator) req(j int32) int64 {
 	return int64(s.jobs[j].est)
 }
 
-// queuedJob is job j as it enters the queue.
-func (s *Simulator) queuedJob(j int32) policy.QueuedJob {
+// queuedJob sets q to job j as it enters the queue, field by field (q
+// is the queue's own slot: no copy).
+func (s *Simulator) queuedJob(j int32, q *policy.QueuedJob) {
 	info := &s.jobs[j]
 	names := &s.jobNames[s.jobName.at(int(j))]
-	return policy.QueuedJob{ID: s.ids.at(int(j)), Slots: int(info.slots), Submit: info.submit, ReqTime: s.req(j), User: names.User, Group: names.Group}
+	q.ID, q.Slots, q.Submit, q.ReqTime = s.ids.at(int(j)), int(info.slots), info.submit, s.req(j)
+	q.User, q.Group = names.User, names.Group
 }
 
-// jobAlloc returns a free allocation for job j, which starts now.
-func (s *Simulator) jobAlloc(j int32) *allocation {
+// newAlloc returns a free allocation, empty, and its handle, for a job
+// that starts now and spans up to span nodes. A handle keeps its node and
+// count buffers, of a power-of-two size class, when its job ends: buffers
+// never grow in place, so after the first runs a Run finds every
+// allocation it needs among the free handles of its class.
+func (s *Simulator) newAlloc(span int) (int32, *allocation) {
 	st := &s.st
-	if len(st.freeAllocs) == 0 {
-		st.freeAllocs = append(st.freeAllocs, int32(len(st.alloc)))
-		st.alloc = append(st.alloc, allocation{})
-		st.allocSeq = append(st.allocSeq, 0)
+	class := bits.Len(uint(span - 1))
+	free := st.freeAllocs[class]
+	if len(free) == 0 {
+		size := 1 << class
+		counts := make([]int32, size)
+		if s.oneSlot { // every count stays 1 (takeIdleLowest)
+			for k := range counts {
+				counts[k] = 1
+			}
+		}
+		st.alloc = append(st.alloc, allocation{nodes: make([]int, 0, size), counts: counts[:0]})
+		h := int32(len(st.alloc) - 1)
+		return h, &st.alloc[h]
 	}
-	h := st.freeAllocs[len(st.freeAllocs)-1]
-	st.freeAllocs = st.freeAllocs[:len(st.freeAllocs)-1]
-	st.allocOf[j] = h
-	return &st.alloc[h]
+	h := free[len(free)-1]
+	st.freeAllocs[class] = free[:len(free)-1]
+	return h, &st.alloc[h]
 }
 
-// runningAlloc is the allocation of running job j.
-func (s *Simulator) runningAlloc(j int32) *allocation {
-	return &s.st.alloc[s.st.allocOf[j]]
-}
-
-// setStartSeq records that job j, which starts now, is the next in
-// start order (its key in the running list).
-func (s *Simulator) setStartSeq(j int32) {
-	s.st.allocSeq[s.st.allocOf[j]] = s.st.seq
-}
-
-// startSeqOf is running job j's rank in start order.
-func (s *Simulator) startSeqOf(j int32) int32 {
-	return s.st.allocSeq[s.st.allocOf[j]]
+// freeAlloc takes back allocation h, whose job has ended, emptied.
+func (s *Simulator) freeAlloc(h int32) {
+	st := &s.st
+	al := &st.alloc[h]
+	al.nodes, al.counts = al.nodes[:0], al.counts[:0]
+	class := bits.Len(uint(cap(al.nodes) - 1))
+	st.freeAllocs[class] = append(st.freeAllocs[class], h)
 }
 
 // recordStart records that job j started now and runs run seconds.
@@ -302,6 +310,24 @@ func (d *jobIDs) at(j int) int64 {
 		return int64(d.small[j])
 	}
 	return int64(j) + 1
+}
+
+// fill sets the ID of each record, in job order.
+func (d *jobIDs) fill(recs []JobRecord) {
+	switch {
+	case d.large != nil:
+		for j, id := range d.large[:len(recs)] {
+			recs[j].ID = id
+		}
+	case d.small != nil:
+		for j, id := range d.small[:len(recs)] {
+			recs[j].ID = int64(id)
+		}
+	default:
+		for j := range recs {
+			recs[j].ID = int64(j) + 1
+		}
+	}
 }
 
 func (d *jobIDs) add(id int64) {
@@ -356,13 +382,6 @@ func (x *nameIndex) add(k int32) {
 		x.small = nil
 	}
 	x.large = append(x.large, k)
-}
-
-// freeAlloc takes back the allocation of job j, which has ended (its
-// buffers are back in the pools).
-func (s *Simulator) freeAlloc(j int32) {
-	s.st.freeAllocs = append(s.st.freeAllocs, s.st.allocOf[j])
-	s.st.allocOf[j] = -1
 }
 
 // allocState makes the per-run buffers whose size is known up front.
@@ -423,13 +442,20 @@ func (s *Simulator) keepRecords(r *Result) {
 	if s.opt.LeanJobs {
 		r.lean = &leanJobs{jobs: s.jobs, ids: s.ids, start: st.start, end: st.end}
 		st.start, st.end = nil, nil
-		st.allocOf = nil // made again by the next Run: room for what r's reader computes
 		return
 	}
-	for j := range r.Jobs {
-		info := &s.jobs[j]
-		r.Jobs[j] = JobRecord{ID: s.ids.at(j), Submit: info.submit, Start: st.start[j], End: s.jobEnd(j), Slots: int(info.slots)}
+	recs := r.Jobs
+	jobs, start := s.jobs[:len(recs)], st.start[:len(recs)]
+	for j := range recs {
+		info := &jobs[j]
+		recs[j] = JobRecord{Submit: info.submit, Start: start[j], End: start[j] + int64(info.run), Slots: int(info.slots)}
 	}
+	if st.end != nil {
+		for j, t := range st.end[:len(recs)] {
+			recs[j].End = t
+		}
+	}
+	s.ids.fill(recs)
 }
 
 // prepare tells a clairvoyant p the future and makes r ready for a run.
@@ -471,17 +497,16 @@ func (s *Simulator) prepareRecords() {
 			st.end = make([]int64, len(s.jobs))
 		}
 	}
-	if len(st.allocOf) != len(s.jobs) {
-		st.allocOf = make([]int32, len(s.jobs))
+	free := 0
+	for _, f := range st.freeAllocs {
+		free += len(f)
 	}
-	for j := range st.allocOf {
-		st.allocOf[j] = -1
-	}
-	if len(st.freeAllocs) != len(st.alloc) {
-		st.freeAllocs = st.freeAllocs[:0]
+	if free != len(st.alloc) {
+		for c := range st.freeAllocs {
+			st.freeAllocs[c] = st.freeAllocs[c][:0]
+		}
 		for h := len(st.alloc) - 1; h >= 0; h-- {
-			st.alloc[h] = allocation{}
-			st.freeAllocs = append(st.freeAllocs, int32(h))
+			s.freeAlloc(int32(h))
 		}
 	}
 }

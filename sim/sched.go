@@ -394,8 +394,7 @@ func (s *Simulator) start(qi int) {
 	st := &s.st
 	j := st.queue.key(qi)
 	info := &s.jobs[j]
-	al := s.jobAlloc(j)
-	s.takeAllocation(al, min(int(info.slots), len(st.view.Nodes)))
+	h, al := s.newAlloc(min(int(info.slots), len(st.view.Nodes)))
 	need := info.slots
 	if st.placer != nil {
 		need = s.placeByPolicy(qi, al, need)
@@ -415,19 +414,20 @@ func (s *Simulator) start(qi int) {
 	run := s.scaledRun(int64(info.run), al.nodes)
 	s.addSlotSeconds(al, info.slots, run)
 	q := st.queue.at(qi)
-	st.running.push(st.seq, &policy.RunningJob{ID: q.ID, Slots: q.Slots, Start: st.now, ReqTime: q.ReqTime, Nodes: al.nodes})
+	rj := st.running.pushNew(st.seq) // set in place: no copy
+	rj.ID, rj.Slots, rj.Start, rj.ReqTime, rj.Nodes = q.ID, q.Slots, st.now, q.ReqTime, al.nodes
 	st.queue.removeAt(qi)
 	st.qslots.remove(int(info.slots))
 	if st.indexed {
 		st.cands.set(int(j), noSlots, noEst)
 	}
-	s.setStartSeq(j)
+	al.seq = st.seq
 	st.seq++
 	st.view.QueuedSlots -= int(info.slots)
 	st.view.QueuedSubmitSum -= info.submit
 	st.view.BusySlots += int(info.slots)
 	s.recordStart(j, run)
-	st.events.push(jobEnd{t: st.now + run, j: j})
+	st.events.push(newJobEnd(st.now+run, j, h))
 	if s.easy {
 		s.addEnd(st.now+int64(info.est), j, info.slots)
 		if int64(info.est) < run {
@@ -497,11 +497,9 @@ func (s *Simulator) takeIdleLowest(al *allocation, need int32) {
 		}
 		fs[w] = word // the nodes not taken
 	}
-	ac := al.counts[:m] // one slot on each node, set apart: one slice fewer in the loop
-	for x := m0; x < m; x++ {
-		ac[x] = 1
-	}
-	al.nodes, al.counts = an[:m], ac
+	// One slot on each node: on a one-slot cluster every count newAlloc
+	// makes is 1 already.
+	al.nodes, al.counts = an[:m], al.counts[:m]
 	st.idleList.gone += m - m0
 	st.view.IdleNodes -= m - m0
 }
@@ -566,10 +564,11 @@ func (s *Simulator) scaledRun(run int64, nodes []int) int64 {
 	return scaleRun(run, speed)
 }
 
-// end finishes job j now and frees its slots.
-func (s *Simulator) end(j int32) {
+// end finishes job j, which runs in allocation h, now and frees its
+// slots.
+func (s *Simulator) end(j, h int32) {
 	st := &s.st
-	al := s.runningAlloc(j)
+	al := &st.alloc[h]
 	if s.oneSlot {
 		s.releaseWhole(al)
 	} else {
@@ -577,38 +576,14 @@ func (s *Simulator) end(j int32) {
 	}
 	st.avail += int(s.jobs[j].slots)
 	st.changed = true
-	st.running.removeAt(st.running.find(s.startSeqOf(j)))
-	s.putAllocation(al)
-	s.freeAlloc(j)
+	st.running.removeAt(st.running.find(al.seq))
+	s.freeAlloc(h)
 	st.view.BusySlots -= int(s.jobs[j].slots)
 	if s.easy {
 		s.removeEnd(j)
 	}
 	st.ended++
 	st.schedule = true
-}
-
-// takeAllocation sets al to empty node and count buffers able to hold a
-// job spanning up to span nodes, from the pool of their power-of-two size
-// class: buffers never grow in place, so after the first runs a Run finds
-// every buffer it needs in the pools.
-func (s *Simulator) takeAllocation(al *allocation, span int) {
-	st := &s.st
-	class := bits.Len(uint(span - 1))
-	if pool := st.pools[class]; len(pool) > 0 {
-		*al = pool[len(pool)-1]
-		st.pools[class] = pool[:len(pool)-1]
-		return
-	}
-	size := 1 << class
-	*al = allocation{nodes: make([]int, 0, size), counts: make([]int32, 0, size)}
-}
-
-// putAllocation returns al's buffers, emptied, to their pool and clears al.
-func (s *Simulator) putAllocation(al *allocation) {
-	class := bits.Len(uint(cap(al.nodes) - 1))
-	s.st.pools[class] = append(s.st.pools[class], allocation{nodes: al.nodes[:0], counts: al.counts[:0]})
-	*al = allocation{}
 }
 
 func scaleRun(run int64, speed float64) int64 {

@@ -6,8 +6,8 @@ package sim
 // queue, its rank in start order for the running jobs). Appending is
 // amortised O(1); removing element i moves the shorter side, so removing
 // near either end is cheap. Slots outside the list are not cleared: the
-// values refer only to what outlives a run (the trace's strings, pooled
-// node buffers).
+// values refer only to what outlives a run (the trace's strings, the
+// allocations' node buffers).
 type seqList[T any] struct {
 	vals []T
 	keys []int32
@@ -23,13 +23,16 @@ func (l *seqList[T]) key(i int) int32   { return l.keys[l.head+i] }
 func (l *seqList[T]) keyItems() []int32 { return l.keys[l.head:l.tail:l.tail] }
 func (l *seqList[T]) at(i int) *T       { return &l.vals[l.head+i] }
 
-func (l *seqList[T]) push(key int32, v *T) {
+// pushNew appends an item with key and returns it, to be set in place
+// (it holds what the slot last held).
+func (l *seqList[T]) pushNew(key int32) *T {
 	if l.tail == len(l.vals) {
 		l.makeRoom()
 	}
-	l.vals[l.tail] = *v
+	v := &l.vals[l.tail]
 	l.keys[l.tail] = key
 	l.tail++
+	return v
 }
 
 // makeRoom moves the items to the front, growing the buffers when more
