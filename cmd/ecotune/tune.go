@@ -154,7 +154,7 @@ func tuneCommand() *cli.Command {
 			&cli.Float64Flag{Name: "robust-alpha", Usage: "robust: cvar's level, the fraction of worst replays averaged (default 0.5)"},
 			&cli.Float64Flag{Name: "robust-thin", Usage: "robust: also replay each window thinned to this fraction of its jobs, in (0, 1) (default none)"},
 			&cli.BoolFlag{Name: "robust-relative", Usage: "robust: aggregate qos_p90 relative to always-on's on each replay (default off)"},
-			&cli.StringFlag{Name: "pick-loads", Usage: "relative presets (rel10) also meet their bound on the train split thinned to each fraction F of its jobs (seeded), against always-on there (default 0.8; 1: none)"},
+			&cli.StringFlag{Name: "pick-loads", Usage: "relative presets (rel10) also meet their bound on the train split thinned to each fraction F of its jobs (seeded), against always-on there (default 0.9; 1: none)"},
 			&cli.IntFlag{Name: "pick-windows", Usage: "relative presets (rel10) also meet their bound on each of K consecutive train windows, against always-on there (default 4; 1: the whole train split only)"},
 			&cli.IntFlag{Name: "migration", Value: 5, Usage: "generations between migrations"},
 			&cli.IntFlag{Name: "evaluations", Usage: "stop after the generation that reaches this many distinct evaluations (0: no limit)"},
