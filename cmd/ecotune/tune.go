@@ -43,10 +43,13 @@ log) and knee by default; each records its pick's scores and whether it
 meets its bound on the train and on the test split (run.json presets); --preset
 NAME=CONSTRAINT adds one (most off-seconds, then fewest reconfigurations).
 A relative preset (rel10, or a --preset bound on always_on) is met only
-if its pick meets it on the whole train split and on each of
---pick-windows K (default 4) consecutive train windows, against always-on
-on that window (run.json: windows_feasible, worst_window_margin); this
-costs node-off seconds and guards against a load that changes.
+if its pick meets it on the whole train split, on average over
+--pick-windows K (default 4) consecutive train windows (its qos_p90 over
+each window's bound, resolved against always-on there: run.json
+window_mean_level, windows_feasible, worst_window_margin), and on the
+train split thinned to each --pick-loads fraction of its jobs (default
+0.9: a lighter period; run.json load_levels); this costs node-off seconds
+and guards against a load that changes.
 An infeasible preset is reported with the least violating solution.
 
 The run directory (-o, default runs/POLICY-TRACE-seedSEED) receives
