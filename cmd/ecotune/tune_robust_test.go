@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,6 +21,7 @@ func TestTuneRobustFlags(t *testing.T) {
 		{[]string{"--robust-aggregate", "worst"}, tuner.Robust{Windows: 4, Replicas: 1, Jitter: 1800, Aggregate: "worst"}},
 		{[]string{"--robust", "--robust-windows", "3", "--robust-replicas", "0"}, tuner.Robust{Windows: 3, Aggregate: "cvar", Alpha: 0.5}},
 		{[]string{"--robust", "--robust-jitter", "600", "--robust-alpha", "0.25"}, tuner.Robust{Windows: 4, Replicas: 1, Jitter: 600, Aggregate: "cvar", Alpha: 0.25}},
+		{[]string{"--robust-replicas", "0", "--robust-thin", "0.8", "--robust-relative"}, tuner.Robust{Windows: 4, Aggregate: "cvar", Alpha: 0.5, Thin: 0.8, Relative: true}},
 	}
 	for _, tc := range cases {
 		dir := filepath.Join(t.TempDir(), "run")
@@ -53,11 +55,53 @@ func TestTuneRobustFlags(t *testing.T) {
 		{[]string{"--robust-replicas", "-1"}, "replicas"},
 		{[]string{"--robust-aggregate", "mean", "--robust-alpha", "0.5"}, "alpha"},
 		{[]string{"--robust=false", "--robust-windows", "2"}, "--robust=false"},
+		{[]string{"--robust-thin", "1"}, "thin"},
+		{[]string{"--pick-loads", "0.9,x"}, "pick-loads"},
+		{[]string{"--pick-loads", "1.5"}, "pick-loads"},
+		{[]string{"--pick-loads", "0.8,1"}, "pick-loads"},
 	}
 	for _, tc := range bad {
 		args := append(tinyTune(trace, filepath.Join(t.TempDir(), "r"), "--json"), tc.flags...)
 		if _, err := runApp(t, args...); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: error %v, want one mentioning %q", tc.flags, err, tc.want)
+		}
+	}
+}
+
+// --pick-loads reaches each relative preset's choice in run.json: the
+// fractions checked, a bound and a level for each; 1 turns it off.
+func TestTunePickLoads(t *testing.T) {
+	trace := testTrace(t, "NASA-iPSC-1993-3.1-cln.swf.gz")
+	for _, tc := range []struct {
+		flags []string
+		want  []float64
+	}{
+		{nil, tuner.DefaultPickLoads()},
+		{[]string{"--pick-loads", "0.7,0.85"}, []float64{0.7, 0.85}},
+		{[]string{"--pick-loads", "1"}, nil},
+	} {
+		dir := filepath.Join(t.TempDir(), "run")
+		out, err := runApp(t, append(tinyTune(trace, dir, "--json", "--no-report"), tc.flags...)...)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.flags, err)
+		}
+		var meta tuner.RunMeta
+		decodeOne(t, out, &meta)
+		found := false
+		for _, p := range meta.Presets {
+			if p.Name != "rel10" {
+				if len(p.Loads) != 0 {
+					t.Errorf("%v: absolute preset %s checked on loads %v", tc.flags, p.Name, p.Loads)
+				}
+				continue
+			}
+			found = true
+			if !slices.Equal(p.Loads, tc.want) || len(p.LoadBounds) != len(tc.want) || len(p.LoadLevels) != len(tc.want) {
+				t.Errorf("%v: rel10 loads %v bounds %v levels %v, want loads %v", tc.flags, p.Loads, p.LoadBounds, p.LoadLevels, tc.want)
+			}
+		}
+		if !found {
+			t.Errorf("%v: no rel10 in run.json", tc.flags)
 		}
 	}
 }
