@@ -86,10 +86,24 @@ func TestBrowser(t *testing.T) {
 	defer cancelT()
 
 	step := 0
+	// The runs page reloads itself 300 ms after a run ends (runs.html): an
+	// action that meets that reload is aborted, or finds no page attached
+	// for a moment, and is tried again.
+	reloading := func(err error) bool {
+		return err != nil && (strings.Contains(err.Error(), "ERR_ABORTED") || strings.Contains(err.Error(), "Not attached to an active page") ||
+			strings.Contains(err.Error(), "navigated or closed"))
+	}
 	shot := func(name string) {
 		t.Helper()
 		step++
-		b, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		var b []byte
+		var err error
+		for try := 0; try < 3; try++ {
+			if b, err = chromedp.Run(ctx, chromedp.FullScreenshot(100)); !reloading(err) {
+				break
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
 		if err != nil {
 			t.Fatalf("screenshot %s: %v", name, err)
 		}
@@ -100,10 +114,8 @@ func TestBrowser(t *testing.T) {
 	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		var err error
-		// The runs page reloads itself when a run ends: a navigation
-		// that meets that reload is aborted, and tried again.
 		for try := 0; try < 3; try++ {
-			if err = chromedp.Do(ctx, steps...); err == nil || !strings.Contains(err.Error(), "ERR_ABORTED") {
+			if err = chromedp.Do(ctx, steps...); !reloading(err) {
 				break
 			}
 			time.Sleep(500 * time.Millisecond)
@@ -114,7 +126,14 @@ func TestBrowser(t *testing.T) {
 	}
 	eval := func(js string) string {
 		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+		var v string
+		var err error
+		for try := 0; try < 3; try++ {
+			if v, err = chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise)); !reloading(err) {
+				break
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
 		if err != nil {
 			t.Fatalf("%s: %v", js, err)
 		}
