@@ -183,7 +183,7 @@ func TestBrowser(t *testing.T) {
 		return newestRun(t, s, KindTune)
 	}
 	long := tune("400", "7")
-	short := tune("12", "1")
+	short := tune("60", "1")
 	// The simulation on an uploaded cluster file: the log's 256 nodes in
 	// two groups.
 	clusterPath := filepath.Join(t.TempDir(), "lublin.yaml")
