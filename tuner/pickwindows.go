@@ -232,7 +232,8 @@ func (p Preset) chooseWindows(sols []Solution, objs []Objective, alwaysOn object
 		}
 		excess := 0.0
 		if win.windows > 0 {
-			excess = math.Max(0, mean(l[:win.windows])-1)
+			m, _ := meanSD(l[:win.windows])
+			excess = math.Max(0, m-1)
 		}
 		for _, x := range l[win.windows:] {
 			excess = math.Max(excess, x-1)
@@ -247,7 +248,7 @@ func (p Preset) chooseWindows(sols []Solution, objs []Objective, alwaysOn object
 		return ch, err
 	}
 	if win.windows > 0 {
-		m := mean(l[:win.windows])
+		m, _ := meanSD(l[:win.windows])
 		met, margin := 0, math.Inf(1)
 		for k, sc := range win.sols[ch.Row][:win.windows] {
 			v, _ := sc.Get(c.Name)
@@ -275,14 +276,6 @@ func (w *pickWindows) name(k int) string {
 		return fmt.Sprintf("train window %d", k+1)
 	}
 	return fmt.Sprintf("train split thinned to %g", w.loads[k-w.windows])
-}
-
-func mean(xs []float64) float64 {
-	sum := 0.0
-	for _, x := range xs {
-		sum += x
-	}
-	return sum / float64(len(xs))
 }
 
 // windowLevel is value over bound for <= (bound over value for >=): 1 on
