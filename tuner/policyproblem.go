@@ -352,12 +352,7 @@ func (e *policyEvaluator) Evaluate(x, f []float64) (float64, error) {
 	return e.p.violationAt(&e.sc, e.p.bounds)
 }
 
-// violation sums how far sc misses each constraint's bound.
-func (p *PolicyProblem) violation(sc objectives.Scores, bounds []float64) (float64, error) {
-	return p.violationAt(&sc, bounds)
-}
-
-// violationAt is violation without copying sc to the heap.
+// violationAt sums how far *sc misses each constraint's bound.
 func (p *PolicyProblem) violationAt(sc *objectives.Scores, bounds []float64) (float64, error) {
 	cv := 0.0
 	for i, c := range p.Constraints {

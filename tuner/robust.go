@@ -271,16 +271,22 @@ func extensive(o objectives.Objective) bool {
 
 // scaleScores multiplies the extensive scores of sc by f.
 func scaleScores(sc objectives.Scores, f float64) objectives.Scores {
+	scaleIn(objectives.All(), &sc, f)
+	return sc
+}
+
+// scaleIn is scaleScores in place, with the objectives table given
+// (objectives.All copies it).
+func scaleIn(table []objectives.Objective, sc *objectives.Scores, f float64) {
 	if f == 1 {
-		return sc
+		return
 	}
-	for _, o := range objectives.All() {
+	for _, o := range table {
 		if extensive(o) {
 			// Every name of the table is settable (TestSetScoreCoversTable).
-			_ = setScore(&sc, o.Name, o.Of(sc)*f)
+			_ = setScore(sc, o.Name, o.At(sc)*f)
 		}
 	}
-	return sc
 }
 
 // setScore sets the score called name in sc to v (rounded for the
@@ -321,7 +327,13 @@ func setScore(sc *objectives.Scores, name string, v float64) error {
 // aggregateValues combines one objective's values over the replays; see
 // Robust for the definitions. vals is not changed.
 func aggregateValues(vals []float64, maximize bool, how string, alpha float64) float64 {
-	worstFirst := slices.Clone(vals)
+	return aggregateValuesBuf(vals, make([]float64, len(vals)), maximize, how, alpha)
+}
+
+// aggregateValuesBuf is aggregateValues sorting in buf (len(vals) long).
+func aggregateValuesBuf(vals, buf []float64, maximize bool, how string, alpha float64) float64 {
+	worstFirst := buf[:len(vals)]
+	copy(worstFirst, vals)
 	slices.Sort(worstFirst)
 	if !maximize {
 		slices.Reverse(worstFirst)
@@ -344,13 +356,27 @@ func aggregateValues(vals []float64, maximize bool, how string, alpha float64) f
 // every score of the table by its own direction; Jobs is jobs (the train
 // split's).
 func aggregateScores(scs []objectives.Scores, r Robust, jobs int) objectives.Scores {
+	var b aggBuf
+	return b.aggregate(objectives.All(), scs, r, jobs)
+}
+
+// aggBuf holds aggregateScores' buffers, so that a robust evaluator
+// aggregates without allocating.
+type aggBuf struct {
+	scaled     []objectives.Scores
+	vals, sort []float64
+}
+
+// aggregate is aggregateScores over the objectives of table.
+func (b *aggBuf) aggregate(table []objectives.Objective, scs []objectives.Scores, r Robust, jobs int) objectives.Scores {
 	out := objectives.Scores{Jobs: jobs}
-	vals := make([]float64, len(scs))
-	for _, o := range objectives.All() {
-		for i, sc := range scs {
-			vals[i] = o.Of(sc)
+	b.vals = slices.Grow(b.vals[:0], len(scs))[:len(scs)]
+	b.sort = slices.Grow(b.sort[:0], len(scs))[:len(scs)]
+	for _, o := range table {
+		for i := range scs {
+			b.vals[i] = o.At(&scs[i])
 		}
-		_ = setScore(&out, o.Name, aggregateValues(vals, o.Direction == objectives.Maximize, r.Aggregate, r.Alpha))
+		_ = setScore(&out, o.Name, aggregateValuesBuf(b.vals, b.sort, o.Direction == objectives.Maximize, r.Aggregate, r.Alpha))
 	}
 	return out
 }
@@ -368,6 +394,7 @@ type robustEval struct {
 	// whole train split, for Relative (nil without).
 	aoQoS   []float64
 	aoTrain float64
+	table   []objectives.Objective // objectives.All(), read once
 }
 
 // screenRef is a member of the screening front: its objectives and
@@ -390,14 +417,21 @@ func (rb *robustEval) traces() []*datasets.Trace {
 // aggregate scales and aggregates the scores of one config on every
 // replay (in replay order).
 func (rb *robustEval) aggregate(scs []objectives.Scores) objectives.Scores {
-	scaled := make([]objectives.Scores, len(scs))
+	var b aggBuf
+	return rb.aggregateBuf(scs, &b)
+}
+
+// aggregateBuf is aggregate with b's buffers.
+func (rb *robustEval) aggregateBuf(scs []objectives.Scores, b *aggBuf) objectives.Scores {
+	b.scaled = slices.Grow(b.scaled[:0], len(scs))[:len(scs)]
 	for i, sc := range scs {
-		scaled[i] = scaleScores(sc, rb.replays[i].scale)
+		b.scaled[i] = sc
+		scaleIn(rb.table, &b.scaled[i], rb.replays[i].scale)
 		if rb.aoQoS != nil {
-			scaled[i].QoSP90 = relativeQoS(sc.QoSP90, rb.aoQoS[i], rb.aoTrain)
+			b.scaled[i].QoSP90 = relativeQoS(sc.QoSP90, rb.aoQoS[i], rb.aoTrain)
 		}
 	}
-	return aggregateScores(scaled, rb.spec, rb.trainJobs)
+	return b.aggregate(rb.table, b.scaled, rb.spec, rb.trainJobs)
 }
 
 // relativeQoS is a replay's p90 wait ratio q in train units: (q + 0.1) /
@@ -432,7 +466,7 @@ func newRobustEval(ctx context.Context, o Options, sc *Scorer, train *datasets.T
 	if err != nil {
 		return nil, objectives.Scores{}, err
 	}
-	rb := &robustEval{spec: o.Robust, replays: reps, screen: (o.Robust.Windows - 1) * perWindow(o.Robust), trainJobs: len(train.Jobs)}
+	rb := &robustEval{spec: o.Robust, replays: reps, screen: (o.Robust.Windows - 1) * perWindow(o.Robust), trainJobs: len(train.Jobs), table: objectives.All()}
 	names := []string{AlwaysOn, boundName()}
 	configs := make([]policy.Config, len(names))
 	for i, n := range names {
@@ -525,17 +559,27 @@ func (rb *robustEval) attach(ctx context.Context, sc *Scorer, p *PolicyProblem, 
 // orientedScores are sc's objectives, oriented for minimisation, and its
 // violation of bounds.
 func (p *PolicyProblem) orientedScores(sc objectives.Scores, bounds []float64) ([]float64, float64, error) {
-	f, err := objectiveVector(sc, p.Objs)
+	f := make([]float64, len(p.Objs))
+	cv, err := p.orientInto(&sc, bounds, f)
 	if err != nil {
 		return nil, 0, err
 	}
+	return f, cv, nil
+}
+
+// orientInto is orientedScores writing the objectives into f.
+func (p *PolicyProblem) orientInto(sc *objectives.Scores, bounds, f []float64) (float64, error) {
 	for k, o := range p.Objs {
-		if o.Maximize {
-			f[k] = -f[k]
+		v, err := scoreAt(sc, o.Name)
+		if err != nil {
+			return 0, err
 		}
+		if o.Maximize {
+			v = -v
+		}
+		f[k] = v
 	}
-	cv, err := p.violation(sc, bounds)
-	return f, cv, err
+	return p.violationAt(sc, bounds)
 }
 
 // screenDominates reports whether r constrained-dominates (s, cv) on the
@@ -545,12 +589,19 @@ func screenDominates(r screenRef, s []float64, cv float64) bool {
 }
 
 // robustEvaluator is a PolicyProblem's evaluator in robust mode: a
-// replayer (a simulator per replay) and the scores of the current
-// candidate's replays.
+// plain evaluator's candidate decoding, policy renewal and replayer (a
+// simulator per replay), the scores of the current candidate's replays
+// and the buffers of their aggregate, so that an evaluation allocates
+// nothing in steady state.
 type robustEvaluator struct {
-	p   *PolicyProblem
-	rep *replayer
-	scs []objectives.Scores
+	pe     *policyEvaluator
+	scs    []objectives.Scores
+	agg    aggBuf
+	screen objectives.Scores // the screening replay's, scaled
+	s      []float64         // screen's objectives, oriented
+	// evaluated and promoted count the candidates evaluated and those
+	// replayed past the screening replay.
+	evaluated, promoted int
 }
 
 // newRobustEvaluator makes the evaluator of one worker; a bad cluster or
@@ -562,29 +613,35 @@ func (p *PolicyProblem) newRobustEvaluator() (Evaluator, error) {
 			return nil, err
 		}
 	}
-	return &robustEvaluator{p: p, rep: rep, scs: make([]objectives.Scores, len(p.robust.replays))}, nil
+	pe := &policyEvaluator{p: p, rep: rep}
+	pe.mk = pe.policy
+	return &robustEvaluator{pe: pe, scs: make([]objectives.Scores, len(p.robust.replays)),
+		s: make([]float64, len(p.Objs))}, nil
 }
 
 // Evaluate implements Evaluator: the screening replay, then, when the
 // candidate is promoted, the others (see Robust).
 func (e *robustEvaluator) Evaluate(x, f []float64) (float64, error) {
-	p, rb := e.p, e.p.robust
-	c := p.Config(x)
-	if err := e.replay(c, rb.screen); err != nil {
+	p, rb := e.pe.p, e.pe.p.robust
+	p.configInto(x, &e.pe.cfg)
+	e.evaluated++
+	if err := e.replay(rb.screen); err != nil {
 		return 0, err
 	}
-	s, scv, err := p.orientedScores(scaleScores(e.scs[rb.screen], rb.replays[rb.screen].scale), rb.screenBounds)
+	e.screen = e.scs[rb.screen]
+	scaleIn(rb.table, &e.screen, rb.replays[rb.screen].scale)
+	scv, err := p.orientInto(&e.screen, rb.screenBounds, e.s)
 	if err != nil {
 		return 0, err
 	}
 	for _, r := range rb.front {
-		if !screenDominates(r, s, scv) {
+		if !screenDominates(r, e.s, scv) {
 			continue
 		}
 		// Not promoted: r's aggregate worsened by the gap on the
 		// screening replay, which r dominates.
 		for k := range f {
-			f[k] = r.f[k] + max(0, s[k]-r.s[k])
+			f[k] = r.f[k] + max(0, e.s[k]-r.s[k])
 			if p.Objs[k].Maximize {
 				f[k] = -f[k]
 			}
@@ -595,27 +652,27 @@ func (e *robustEvaluator) Evaluate(x, f []float64) (float64, error) {
 		}
 		return cv, nil
 	}
+	e.promoted++
 	for i := range rb.replays {
 		if i != rb.screen {
-			if err := e.replay(c, i); err != nil {
+			if err := e.replay(i); err != nil {
 				return 0, err
 			}
 		}
 	}
-	agg := rb.aggregate(e.scs)
+	agg := rb.aggregateBuf(e.scs, &e.agg)
 	for k, o := range p.Objs {
-		if f[k], err = agg.Get(o.Name); err != nil {
+		if f[k], err = scoreAt(&agg, o.Name); err != nil {
 			return 0, err
 		}
 	}
-	return p.violation(agg, p.bounds)
+	return p.violationAt(&agg, p.bounds)
 }
 
-// replay scores c on replay i into e.scs[i].
-func (e *robustEvaluator) replay(c policy.Config, i int) error {
-	// A fresh policy a replay (and a partition): policies may keep state.
-	mk := func() (policy.Policy, error) { return e.p.Spec.New(c) }
-	sc, err := e.rep.score(e.p.robust.replays[i].trace, mk)
+// replay scores the current candidate on replay i into e.scs[i], with
+// its policy renewed (policies keep state between decisions).
+func (e *robustEvaluator) replay(i int) error {
+	sc, err := e.pe.rep.score(e.pe.p.robust.replays[i].trace, e.pe.mk)
 	if err != nil {
 		return err
 	}
