@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/tuner"
@@ -24,36 +23,12 @@ func TestTuneIslandsThroughFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "dist")
-	p, err := tuner.NewPlan(o, tg.Provenance, 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tuner.WritePlan(p, run.Target{Dir: dir}); err != nil {
-		t.Fatal(err)
-	}
-	p, err = tuner.ReadPlan(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := writeReadPlan(t, o, tg, dir)
 	po, err := p.Options(o.Trace, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var wg sync.WaitGroup
-	errs := make([]error, p.Islands)
-	for i := range p.Islands {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, errs[i] = tuner.TuneIsland(context.Background(), p, po, dir, i, nil)
-		}()
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("island %d: %v", i, err)
-		}
-	}
+	runIslandsAndMerge(t, p, po, dir)
 	for i := range p.Islands {
 		st, ok, err := tuner.ReadIslandStatus(dir, i)
 		if err != nil || !ok || !st.Done || st.Generation != p.Generations {
@@ -62,9 +37,6 @@ func TestTuneIslandsThroughFiles(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "islands", "epoch-1", "island-0.json")); err != nil {
 		t.Errorf("no migrants file of epoch 1: %v", err)
-	}
-	if _, err := tuner.Merge(context.Background(), p, po, dir); err != nil {
-		t.Fatal(err)
 	}
 	for _, name := range []string{run.FrontJSON, run.FrontCSV, run.FrontParquet} {
 		a, err := os.ReadFile(filepath.Join(one, name))
@@ -110,5 +82,29 @@ func TestPlanRefusesEdits(t *testing.T) {
 	short.Jobs, short.Meta.Sources = short.Jobs[:2000], nil
 	if _, err := p.Options(&short, 1); err == nil || !strings.Contains(err.Error(), "trace_sha256") {
 		t.Errorf("another trace: error %v", err)
+	}
+}
+
+// runIslandsAndMerge runs every island of plan p in dir side by side, as
+// goroutines, then merges them.
+func runIslandsAndMerge(t *testing.T, p *tuner.Plan, po tuner.Options, dir string) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make([]error, p.Islands)
+	for i := range p.Islands {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = tuner.TuneIsland(context.Background(), p, po, dir, i, nil)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("island %d: %v", i, err)
+		}
+	}
+	if _, err := tuner.Merge(context.Background(), p, po, dir); err != nil {
+		t.Fatal(err)
 	}
 }

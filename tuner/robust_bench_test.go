@@ -82,21 +82,7 @@ func BenchmarkEvaluateRobust(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	xs := randomCandidates(su.prob, 16, 1)
-	f := make([]float64, len(su.prob.Objectives()))
-	for _, x := range xs { // warm up: every buffer at its size
-		if _, err := ev.Evaluate(x, f); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := range b.N {
-		if _, err := ev.Evaluate(xs[i%len(xs)], f); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.StopTimer()
+	benchEvaluator(b, su.prob, ev)
 	re := ev.(*robustEvaluator)
 	b.ReportMetric(float64(re.promoted)/float64(re.evaluated), "promoted")
 }

@@ -1,16 +1,11 @@
 package tuner_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"math"
-	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/tuner"
@@ -30,51 +25,8 @@ func robustTune(t *testing.T, dir string) (tuner.Options, run.Target) {
 // are the aggregates (not the plain replay's).
 func TestRobustTuneSameWhateverWorkers(t *testing.T) {
 	base := t.TempDir()
-	whole, wt := robustTune(t, filepath.Join(base, "whole"))
-	whole.Settings.Workers = 1
-	prev := runtime.GOMAXPROCS(1)
-	out, err := tuner.Tune(context.Background(), whole, wt)
-	runtime.GOMAXPROCS(prev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prev = runtime.GOMAXPROCS(2)
-	defer runtime.GOMAXPROCS(prev)
-	cut, ct := robustTune(t, filepath.Join(base, "cut"))
-	cut.Settings.Workers = 2
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	cut.Settings.Recorders = []tuner.Recorder{tuner.RecorderFunc(func(s *tuner.Status) error {
-		if s.Generation == 2 {
-			cancel()
-		}
-		return nil
-	})}
-	part, err := tuner.Tune(ctx, cut, ct)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !part.Interrupted {
-		t.Fatal("cancelled run not marked interrupted")
-	}
-	cut.Settings.Recorders = nil
-	ct.Resume = true
-	if _, err := tuner.Tune(context.Background(), cut, ct); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{run.FrontJSON, run.FrontCSV} {
-		a, err := os.ReadFile(filepath.Join(base, "whole", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := os.ReadFile(filepath.Join(base, "cut", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(a, b) {
-			t.Errorf("robust %s: workers 2 interrupted and resumed differs from workers 1 whole", name)
-		}
-	}
+	out := wholeAndResumed(t, base, robustTune)
+	sameFiles(t, filepath.Join(base, "whole"), filepath.Join(base, "cut"), run.FrontJSON, run.FrontCSV)
 	m := out.Meta
 	if m.Robust == nil || m.Robust.Windows != 3 || m.Robust.Replicas != 1 || m.Robust.Alpha != 0.5 {
 		t.Fatalf("run.json robust = %+v, want the settings with their defaults", m.Robust)
@@ -137,27 +89,7 @@ func TestRobustResumeOtherSettingsRefused(t *testing.T) {
 // In robust mode too the progress hypervolume lies in [0, 1] and never
 // falls.
 func TestRobustProgressNeverFalls(t *testing.T) {
-	o, tg := robustTune(t, filepath.Join(t.TempDir(), "run"))
-	o.Settings.Generations = 6
-	mon := &hvMonitor{}
-	o.Monitor = mon
-	if _, err := tuner.Tune(context.Background(), o, tg); err != nil {
-		t.Fatal(err)
-	}
-	if len(mon.hv) != o.Settings.Generations+1 {
-		t.Fatalf("%d progress records, want %d", len(mon.hv), o.Settings.Generations+1)
-	}
-	for g, hv := range mon.hv {
-		if math.IsNaN(hv) || hv < 0 || hv > 1 {
-			t.Fatalf("generation %d: progress hypervolume %g outside [0, 1]", g, hv)
-		}
-		if g > 0 && hv < mon.hv[g-1] {
-			t.Fatalf("generation %d: progress hypervolume fell from %g to %g", g, mon.hv[g-1], hv)
-		}
-	}
-	if mon.hv[len(mon.hv)-1] <= 0 {
-		t.Errorf("progress hypervolume stayed 0: %v", mon.hv)
-	}
+	progressNeverFalls(t, robustTune)
 }
 
 // The distributed plan carries the robust settings to the islands, and
@@ -169,16 +101,7 @@ func TestRobustPlanIslands(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "dist")
-	p, err := tuner.NewPlan(o, tg.Provenance, 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tuner.WritePlan(p, run.Target{Dir: dir}); err != nil {
-		t.Fatal(err)
-	}
-	if p, err = tuner.ReadPlan(dir); err != nil {
-		t.Fatal(err)
-	}
+	p := writeReadPlan(t, o, tg, dir)
 	if p.Robust == nil || *p.Robust != (tuner.Robust{Windows: 3, Replicas: 1, Jitter: 900, Aggregate: tuner.AggregateCVaR, Alpha: 0.5}) {
 		t.Fatalf("plan robust = %+v", p.Robust)
 	}
@@ -189,32 +112,8 @@ func TestRobustPlanIslands(t *testing.T) {
 	if po.Robust != *p.Robust {
 		t.Fatalf("plan options robust = %+v, plan %+v", po.Robust, *p.Robust)
 	}
-	errs := make(chan error, p.Islands)
-	for i := range p.Islands {
-		go func() {
-			_, err := tuner.TuneIsland(context.Background(), p, po, dir, i, nil)
-			errs <- err
-		}()
-	}
-	for range p.Islands {
-		if err := <-errs; err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := tuner.Merge(context.Background(), p, po, dir); err != nil {
-		t.Fatal(err)
-	}
-	a, err := os.ReadFile(filepath.Join(one, run.FrontJSON))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(dir, run.FrontJSON))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(a, b) {
-		t.Error("the islands' robust front differs from Tune's")
-	}
+	runIslandsAndMerge(t, p, po, dir)
+	sameFiles(t, one, dir, run.FrontJSON)
 	// A plan whose robust settings were removed by hand is refused.
 	p.Robust = nil
 	if _, err := p.Options(o.Trace, 1); err == nil {

@@ -22,26 +22,7 @@ import (
 // candidates, as many as one generation of the default tune (2 islands of
 // 32, evolved side by side) hands the workers at once.
 func BenchmarkEvaluations(b *testing.B) {
-	tr, err := datasets.Open(testtrace.Trace(b, "SDSC-SP2-1998-4.2-cln.swf.gz"), datasets.ReadOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	train, _, err := holdout(tr, 0.7)
-	if err != nil {
-		b.Fatal(err)
-	}
-	c, err := sim.ClusterFromTrace(tr.Meta)
-	if err != nil {
-		b.Fatal(err)
-	}
-	spec, err := policy.Lookup("hgfs")
-	if err != nil {
-		b.Fatal(err)
-	}
-	prob, err := NewPolicyProblem(spec, train, c, sim.Options{Scheduler: sim.EASY}, DefaultObjectives(), nil, alwaysOnScores(b, train, c))
-	if err != nil {
-		b.Fatal(err)
-	}
+	prob := sdscProblem(b)
 	const batch = 64
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
@@ -120,6 +101,13 @@ func BenchmarkEvaluate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	benchEvaluator(b, prob, ev)
+}
+
+// benchEvaluator evaluates ev on 16 random candidates of prob, cycling:
+// once each to warm every buffer up, then b.N times, reporting
+// allocations.
+func benchEvaluator(b *testing.B, prob *PolicyProblem, ev Evaluator) {
 	xs := randomCandidates(prob, 16, 1)
 	f := make([]float64, len(prob.Objectives()))
 	for _, x := range xs { // warm up: every buffer at its size
@@ -134,6 +122,7 @@ func BenchmarkEvaluate(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	b.StopTimer()
 }
 
 // BenchmarkScorer is the scoring service alone: each op replays a batch

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/run"
@@ -135,50 +136,8 @@ func TestTuneRunDirectory(t *testing.T) {
 // this also checks that the front does not depend on them.
 func TestTuneResume(t *testing.T) {
 	base := t.TempDir()
-	whole, wt := smallTune(t, filepath.Join(base, "whole"))
-	whole.Settings.Workers = 1
-	prev := runtime.GOMAXPROCS(1)
-	_, err := tuner.Tune(context.Background(), whole, wt)
-	runtime.GOMAXPROCS(prev)
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	prev = runtime.GOMAXPROCS(2)
-	defer runtime.GOMAXPROCS(prev)
-	cut, ct := smallTune(t, filepath.Join(base, "cut"))
-	cut.Settings.Workers = 2
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	cut.Settings.Recorders = []tuner.Recorder{tuner.RecorderFunc(func(s *tuner.Status) error {
-		if s.Generation == 2 {
-			cancel()
-		}
-		return nil
-	})}
-	out, err := tuner.Tune(ctx, cut, ct)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !out.Interrupted || !out.Meta.Interrupted {
-		t.Fatal("cancelled run not marked interrupted")
-	}
-	cut.Settings.Recorders = nil
-	ct.Resume = true
-	if _, err := tuner.Tune(context.Background(), cut, ct); err != nil {
-		t.Fatal(err)
-	}
-	a, err := os.ReadFile(filepath.Join(base, "whole", tuner.FrontJSON))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(base, "cut", tuner.FrontJSON))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(a, b) {
-		t.Error("resumed front.json differs from the uninterrupted run's")
-	}
+	wholeAndResumed(t, base, smallTune)
+	sameFiles(t, filepath.Join(base, "whole"), filepath.Join(base, "cut"), tuner.FrontJSON)
 	// The presets' picks, with their per-window checks, likewise.
 	var picks [2][]byte
 	for i, d := range []string{"whole", "cut"} {
@@ -193,6 +152,110 @@ func TestTuneResume(t *testing.T) {
 	if !bytes.Equal(picks[0], picks[1]) {
 		t.Errorf("resumed run's presets differ:\n%s\n%s", picks[1], picks[0])
 	}
+}
+
+// wholeAndResumed tunes mk's options twice under base: in base/whole
+// uninterrupted with one worker and GOMAXPROCS 1, and in base/cut with
+// two of each, cancelled after its second generation and resumed. It
+// returns the whole run's outcome.
+func wholeAndResumed(t *testing.T, base string, mk func(*testing.T, string) (tuner.Options, run.Target)) *tuner.Outcome {
+	t.Helper()
+	whole, wt := mk(t, filepath.Join(base, "whole"))
+	whole.Settings.Workers = 1
+	prev := runtime.GOMAXPROCS(1)
+	out, err := tuner.Tune(context.Background(), whole, wt)
+	runtime.GOMAXPROCS(prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	cut, ct := mk(t, filepath.Join(base, "cut"))
+	cut.Settings.Workers = 2
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cut.Settings.Recorders = []tuner.Recorder{tuner.RecorderFunc(func(s *tuner.Status) error {
+		if s.Generation == 2 {
+			cancel()
+		}
+		return nil
+	})}
+	part, err := tuner.Tune(ctx, cut, ct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !part.Interrupted || !part.Meta.Interrupted {
+		t.Fatal("cancelled run not marked interrupted")
+	}
+	cut.Settings.Recorders = nil
+	ct.Resume = true
+	if _, err := tuner.Tune(context.Background(), cut, ct); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// sameFiles reports each of names that differs between directories a and b.
+func sameFiles(t *testing.T, a, b string, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		x, err := os.ReadFile(filepath.Join(a, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := os.ReadFile(filepath.Join(b, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s differs between %s and %s", name, a, b)
+		}
+	}
+}
+
+// progressNeverFalls tunes mk's options for 6 generations and checks
+// that every progress hypervolume lies in [0, 1], never falls and ends
+// above 0.
+func progressNeverFalls(t *testing.T, mk func(*testing.T, string) (tuner.Options, run.Target)) *tuner.Outcome {
+	t.Helper()
+	o, tg := mk(t, filepath.Join(t.TempDir(), "run"))
+	o.Settings.Generations = 6
+	mon := &hvMonitor{}
+	o.Monitor = mon
+	out, err := tuner.Tune(context.Background(), o, tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mon.hv) != o.Settings.Generations+1 {
+		t.Fatalf("%d progress records, want %d", len(mon.hv), o.Settings.Generations+1)
+	}
+	for g, hv := range mon.hv {
+		if math.IsNaN(hv) || hv < 0 || hv > 1 {
+			t.Fatalf("generation %d: progress hypervolume %g outside [0, 1]", g, hv)
+		}
+		if g > 0 && hv < mon.hv[g-1] {
+			t.Fatalf("generation %d: progress hypervolume fell from %g to %g", g, mon.hv[g-1], hv)
+		}
+	}
+	if mon.hv[len(mon.hv)-1] <= 0 {
+		t.Errorf("progress hypervolume stayed 0: %v", mon.hv)
+	}
+	return out
+}
+
+// writeReadPlan writes o's distributed plan into dir and reads it back.
+func writeReadPlan(t *testing.T, o tuner.Options, tg run.Target, dir string) *tuner.Plan {
+	t.Helper()
+	p, err := tuner.NewPlan(o, tg.Provenance, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tuner.WritePlan(p, run.Target{Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	if p, err = tuner.ReadPlan(dir); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // readParquet returns the rows of a Parquet file and its column indexes.
@@ -238,28 +301,7 @@ func (m *hvMonitor) Done()                        {}
 // hypervolume's box (the front is capped from the archive, which holds
 // every point progress saw).
 func TestTuneProgressNeverFalls(t *testing.T) {
-	o, tg := smallTune(t, filepath.Join(t.TempDir(), "run"))
-	o.Settings.Generations = 6
-	mon := &hvMonitor{}
-	o.Monitor = mon
-	out, err := tuner.Tune(context.Background(), o, tg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(mon.hv) != o.Settings.Generations+1 {
-		t.Fatalf("%d progress records, want %d", len(mon.hv), o.Settings.Generations+1)
-	}
-	for g, hv := range mon.hv {
-		if math.IsNaN(hv) || hv < 0 || hv > 1 {
-			t.Fatalf("generation %d: progress hypervolume %g outside [0, 1]", g, hv)
-		}
-		if g > 0 && hv < mon.hv[g-1] {
-			t.Fatalf("generation %d: progress hypervolume fell from %g to %g", g, mon.hv[g-1], hv)
-		}
-	}
-	if mon.hv[len(mon.hv)-1] <= 0 {
-		t.Errorf("progress hypervolume stayed 0: %v", mon.hv)
-	}
+	out := progressNeverFalls(t, smallTune)
 	if hv := out.Meta.Hypervolume["train"]; hv < 0 || hv > 1 {
 		t.Errorf("train hypervolume %g outside [0, 1]", hv)
 	}
