@@ -46,9 +46,9 @@ func TestImportSortedEqualsRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct {
-		name      string
-		paths     []string
-		anon      *Anonymizer
+		name    string
+		paths   []string
+		anon    *Anonymizer
 		restart bool // importSorted gives up: errNotSorted
 	}{
 		{"sorted", []string{synth}, nil, false},
