@@ -45,10 +45,9 @@ func Import(paths []string, out string, opt ImportOptions) (Meta, error) {
 // temporary files that earlier imports killed outright left.
 //
 // Logs already in trace order (most SWF logs are sorted by submit time)
-// stream straight to the output in one pass (importSorted); from the
-// first job out of order on, the logs are sorted in runs and merged with
-// the jobs written before it. Logs read from pipes are sorted in runs at
-// once (importRuns). Every way writes the same bytes.
+// stream straight to the output in one pass (importSorted); a job out of
+// order sends the import back to the start, to sort in runs (importRuns).
+// Both ways write the same bytes.
 func ImportContext(ctx context.Context, paths []string, out string, opt ImportOptions) (Meta, error) {
 	return importContext(ctx, paths, out, opt, true)
 }
@@ -67,7 +66,7 @@ func importContext(ctx context.Context, paths []string, out string, opt ImportOp
 	}
 	removeStaleTemps(filepath.Dir(out), filepath.Base(out))
 	if sorted && rereadable(paths) {
-		meta, err := importSorted(ctx, paths, out, opt, dir)
+		meta, err := importSorted(ctx, paths, out, opt)
 		if !errors.Is(err, errNotSorted) {
 			return meta, err
 		}

@@ -14,12 +14,11 @@ import (
 )
 
 // The one-pass import (importSorted) and the import in runs write the
-// same bytes for the same logs, sorted or not (a job late in the file
-// submitted early, a second log starting before the first ends: the one
-// pass merges what it wrote with runs of the rest). A job larger than the
-// machine stops the one pass with errNotSorted and no file left, and
-// ImportContext then imports the logs again, in runs. Every trace equals
-// the one ReadLogs builds in memory.
+// same bytes for the same logs; logs out of order (a job late in the file
+// submitted early, a second log starting before the first ends) or with
+// a job larger than the machine stop the one pass with errNotSorted and
+// no file left, and ImportContext then imports them through runs. Every
+// trace equals the one ReadLogs builds in memory.
 func TestImportSortedEqualsRuns(t *testing.T) {
 	dir := t.TempDir()
 	synth := filepath.Join(dir, "synth.swf")
@@ -46,10 +45,10 @@ func TestImportSortedEqualsRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct {
-		name    string
-		paths   []string
-		anon    *Anonymizer
-		restart bool // importSorted gives up: errNotSorted
+		name      string
+		paths     []string
+		anon      *Anonymizer
+		notSorted bool
 	}{
 		{"sorted", []string{synth}, nil, false},
 		{"sorted, anonymized", []string{synth}, anon, false},
@@ -61,14 +60,13 @@ func TestImportSortedEqualsRuns(t *testing.T) {
 		{"dropped job out of order", []string{writeTemp(t, "d.swf", swfLog(header, 300, map[int]string{
 			200: "200 5 5 -1 4 -1 -1 4 200 -1 1 7 3 -1 1 -1 -1 -1",
 		}))}, nil, false},
-		{"late job out of order", []string{late}, nil, false},
+		{"late job out of order", []string{late}, nil, true},
 		{"second log earlier", []string{
 			writeTemp(t, "a.swf", swfLog(header, 300, nil)),
 			writeTemp(t, "b.swf", swfLog(header, 100, nil)),
-		}, nil, false},
+		}, nil, true},
 		// Out of order from job 100 on; jobs dropped and adjusted before
-		// and after it (the validation counts of the one pass and of the
-		// runs add up), runs of 10,000 jobs spilled.
+		// and after it; runs of 10,000 jobs spilled.
 		{"early job out of order, drops and adjustments", []string{writeTemp(t, "e.swf", swfLog(header, 30_000, map[int]string{
 			50:    "50 500 5 100 0 -1 -1 4 200 -1 1 7 3 -1 1 -1 -1 -1",
 			60:    "60 600 5 -1 4 -1 -1 4 200 -1 1 7 3 -1 1 -1 -1 -1",
@@ -78,7 +76,7 @@ func TestImportSortedEqualsRuns(t *testing.T) {
 			25000: "25000 250000 5 -1 4 -1 -1 4 200 -1 1 7 3 -1 1 -1 -1 -1",
 			26000: "26000 260000 -5 100 4 -1 -1 4 200 -1 1 7 3 -1 1 -1 -1 -1",
 			27000: "27000 270000 5 100 0 -1 -1 -1 200 -1 1 7 3 -1 1 -1 -1 -1",
-		}))}, nil, false},
+		}))}, nil, true},
 		{"job larger than the machine", []string{writeTemp(t, "m.swf", swfLog(header, 300, map[int]string{
 			150: "150 1500 5 100 128 -1 -1 128 200 -1 1 7 3 -1 1 -1 -1 -1",
 		}))}, nil, true},
@@ -87,11 +85,11 @@ func TestImportSortedEqualsRuns(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			out := t.TempDir()
 			opt := ImportOptions{Anonymize: c.anon, RunJobs: 10_000}
-			_, err := importSorted(context.Background(), c.paths, filepath.Join(out, "fast.parquet"), opt, out)
-			if errors.Is(err, errNotSorted) != c.restart || err != nil && !c.restart {
-				t.Fatalf("importSorted: %v, want errNotSorted %v", err, c.restart)
+			_, err := importSorted(context.Background(), c.paths, filepath.Join(out, "fast.parquet"), opt)
+			if errors.Is(err, errNotSorted) != c.notSorted || err != nil && !c.notSorted {
+				t.Fatalf("importSorted: %v, want not sorted %v", err, c.notSorted)
 			}
-			if entries, _ := os.ReadDir(out); c.restart && len(entries) != 0 {
+			if entries, _ := os.ReadDir(out); c.notSorted && len(entries) != 0 {
 				t.Fatalf("importSorted left %v", entries)
 			}
 			meta, err := ImportContext(context.Background(), c.paths, filepath.Join(out, "import.parquet"), opt)
@@ -102,7 +100,7 @@ func TestImportSortedEqualsRuns(t *testing.T) {
 				t.Fatal(err)
 			}
 			files := []string{"import.parquet", "runs.parquet"}
-			if !c.restart {
+			if !c.notSorted {
 				files = append(files, "fast.parquet")
 			}
 			want := readBytes(t, filepath.Join(out, files[0]))

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-
-	"github.com/parquet-go/parquet-go"
 )
 
 // A runSorter sorts a stream of jobs in bounded memory: it holds up to max
@@ -86,14 +84,7 @@ func (s *runSorter) spill() error {
 // each calls fn with every job added, in order (submit, ID, then order of
 // addition).
 func (s *runSorter) each(fn func(Job) error) error {
-	return s.eachAfter("", fn)
-}
-
-// eachAfter is each with, when head is not "", the jobs of the Parquet
-// file at head first among equal keys: a run of jobs, in order, that came
-// before every job added.
-func (s *runSorter) eachAfter(head string, fn func(Job) error) error {
-	if len(s.runs) == 0 && head == "" {
+	if len(s.runs) == 0 {
 		sortJobs(s.buf)
 		for _, j := range s.buf {
 			if err := fn(j); err != nil {
@@ -108,7 +99,7 @@ func (s *runSorter) eachAfter(head string, fn func(Job) error) error {
 		}
 	}
 	s.buf = nil
-	return mergeRuns(head, s.runs, fn)
+	return mergeRuns(s.runs, fn)
 }
 
 func (s *runSorter) cleanup() {
@@ -131,8 +122,7 @@ func appendRunJob(b []byte, j *Job) []byte {
 	return b
 }
 
-// A runCursor reads one sorted run: a run file, or a Parquet file of
-// jobs in order (pq).
+// A runCursor reads one sorted run.
 type runCursor struct {
 	f     *os.File
 	r     *bufio.Reader
@@ -140,46 +130,6 @@ type runCursor struct {
 	index int               // the run's place in spill order, which breaks ties
 	texts map[string]string // interned strings
 	rec   []byte            // the record being decoded
-	pq    *parquet.GenericReader[Job]
-	batch []Job // jobs read from pq, the next at batch[next]
-	next  int
-}
-
-// openParquetRun opens the Parquet file of jobs in order at path as a run.
-func openParquetRun(path string, index int) (*runCursor, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	st, err := f.Stat()
-	if err == nil {
-		var pf *parquet.File
-		if pf, err = parquet.OpenFile(f, st.Size()); err == nil {
-			return &runCursor{f: f, index: index, pq: parquet.NewGenericReader[Job](pf), batch: make([]Job, 0, parquetBatch)}, nil
-		}
-	}
-	f.Close()
-	return nil, fmt.Errorf("import: run %s: %w", path, err)
-}
-
-// advanceParquet is advance for a Parquet run.
-func (c *runCursor) advanceParquet() (bool, error) {
-	if c.next == len(c.batch) {
-		n, err := c.pq.Read(c.batch[:cap(c.batch)])
-		c.batch, c.next = c.batch[:n], 0
-		if err != nil && err != io.EOF {
-			return false, c.corrupt(err)
-		}
-		if n == 0 {
-			if err == nil {
-				return false, c.corrupt(io.ErrNoProgress)
-			}
-			return false, nil
-		}
-	}
-	c.job = c.batch[c.next]
-	c.next++
-	return true, nil
 }
 
 func openRun(path string, index int) (*runCursor, error) {
@@ -192,9 +142,6 @@ func openRun(path string, index int) (*runCursor, error) {
 
 // advance reads the next job; it reports false at the end of the run.
 func (c *runCursor) advance() (bool, error) {
-	if c.pq != nil {
-		return c.advanceParquet()
-	}
 	n, err := binary.ReadUvarint(c.r)
 	if err == io.EOF {
 		return false, nil
@@ -262,34 +209,19 @@ func (c *runCursor) corrupt(err error) error {
 	return fmt.Errorf("import: run %s: %w", c.f.Name(), err)
 }
 
-func (c *runCursor) close() {
-	if c.pq != nil {
-		c.pq.Close()
-	}
-	c.f.Close()
-}
+func (c *runCursor) close() { c.f.Close() }
 
 // mergeRuns calls fn with the jobs of the sorted runs in order, ties going
-// to the earlier run, keeping a binary min-heap of the runs' heads. The
-// Parquet file at head, unless "", is the first run.
-func mergeRuns(head string, paths []string, fn func(Job) error) error {
-	heap := make([]*runCursor, 0, len(paths)+1)
+// to the earlier run, keeping a binary min-heap of the runs' heads.
+func mergeRuns(paths []string, fn func(Job) error) error {
+	heap := make([]*runCursor, 0, len(paths))
 	defer func() {
 		for _, c := range heap {
 			c.close()
 		}
 	}()
-	if head != "" {
-		paths = append([]string{head}, paths...)
-	}
 	for i, p := range paths {
-		var c *runCursor
-		var err error
-		if head != "" && i == 0 {
-			c, err = openParquetRun(p, i)
-		} else {
-			c, err = openRun(p, i)
-		}
+		c, err := openRun(p, i)
 		if err != nil {
 			return err
 		}

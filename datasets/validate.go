@@ -68,22 +68,6 @@ func (v *validator) keep(j *Job) bool {
 	return true
 }
 
-// kept reports whether keep would keep j, changing and counting nothing.
-func (v *validator) kept(j *Job) bool {
-	procs := j.Procs
-	if procs <= 0 && j.ReqProcs > 0 {
-		procs = j.ReqProcs
-	}
-	return v.dropReason(j, procs) == ""
-}
-
-// add adds the counts and the largest job of w to v.
-func (v *validator) add(w *validator) {
-	v.skipped = addCounts(v.skipped, w.skipped)
-	v.adjusted = addCounts(v.adjusted, w.adjusted)
-	v.maxProcs = max(v.maxProcs, w.maxProcs)
-}
-
 // dropReason returns the rule that drops j, whose processors (from the log
 // or requested) are procs, or "" to keep it.
 func (v *validator) dropReason(j *Job, procs int32) string {
