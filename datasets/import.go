@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -15,8 +16,9 @@ import (
 type ImportOptions struct {
 	ReadOptions
 	Force bool // replace an existing output
-	// RunJobs bounds the jobs held in memory: longer inputs are sorted in
-	// runs of this many jobs, spilled to temporary files and merged.
+	// RunJobs bounds the jobs held in memory: longer inputs not in trace
+	// order are sorted in runs of this many jobs, spilled to temporary
+	// files and merged.
 	// 0 means DefaultRunJobs (262,144 jobs, about 30 MB).
 	RunJobs int
 	// TempDir holds the spilled runs; "" means the output's directory.
@@ -41,7 +43,18 @@ func Import(paths []string, out string, opt ImportOptions) (Meta, error) {
 // a few thousand jobs, removes its temporary files (see tempfiles.go) and
 // returns ctx's error, leaving no output. It first removes the stale
 // temporary files that earlier imports killed outright left.
+//
+// Logs already in trace order (most SWF logs are sorted by submit time)
+// stream straight to the output in one pass (importSorted); a job out of
+// order sends the import back to the start, to sort in runs (importRuns).
+// Both ways write the same bytes.
 func ImportContext(ctx context.Context, paths []string, out string, opt ImportOptions) (Meta, error) {
+	return importContext(ctx, paths, out, opt, true)
+}
+
+// importContext is ImportContext; with sorted false it sorts in runs at
+// once.
+func importContext(ctx context.Context, paths []string, out string, opt ImportOptions, sorted bool) (Meta, error) {
 	if err := checkOutput(out, opt.Force); err != nil {
 		return Meta{}, err
 	}
@@ -52,10 +65,23 @@ func ImportContext(ctx context.Context, paths []string, out string, opt ImportOp
 		removeStaleTemps(dir, "")
 	}
 	removeStaleTemps(filepath.Dir(out), filepath.Base(out))
+	if sorted && rereadable(paths) {
+		meta, err := importSorted(ctx, paths, out, opt)
+		if !errors.Is(err, errNotSorted) {
+			return meta, err
+		}
+	}
+	return importRuns(ctx, paths, out, opt, dir)
+}
+
+// importRuns imports logs in any order in bounded memory: it reads every
+// job into sorted runs (runSorter), then merges them through the
+// validation rules into the output.
+func importRuns(ctx context.Context, paths []string, out string, opt ImportOptions, dir string) (Meta, error) {
 	runs := newRunSorter(opt.RunJobs, dir)
 	defer runs.cleanup()
 	cancel := canceller{ctx: ctx}
-	add := func(j Job) error {
+	meta, err := readImportLogs(ctx, paths, out, opt, func(j Job) error {
 		if err := cancel.err(); err != nil {
 			return err
 		}
@@ -63,24 +89,9 @@ func ImportContext(ctx context.Context, paths []string, out string, opt ImportOp
 			opt.Anonymize.Job(&j)
 		}
 		return runs.add(j)
-	}
-	metas := make([]Meta, 0, len(paths))
-	for _, path := range paths {
-		if err := ctx.Err(); err != nil {
-			return Meta{}, err
-		}
-		m, err := readLogFile(path, opt.ReadOptions, add)
-		if err != nil {
-			return Meta{}, err
-		}
-		metas = append(metas, m)
-	}
-	meta := mergeMetas(metas)
-	if opt.Anonymize != nil {
-		meta.Layout = slices.Clone(meta.Layout)
-		if err := opt.Anonymize.Meta(&meta); err != nil {
-			return Meta{}, fmt.Errorf("%s: %w", out, err)
-		}
+	})
+	if err != nil {
+		return Meta{}, err
 	}
 	file, err := CreateAtomic(out, opt.Force)
 	if err != nil {
@@ -88,6 +99,7 @@ func ImportContext(ctx context.Context, paths []string, out string, opt ImportOp
 	}
 	v := newValidator(meta.Procs)
 	sink := newJobSink(newParquetJobWriter(file, &parquet.Zstd, parquetRowGroup))
+	defer sink.stop()
 	err = runs.each(func(j Job) error {
 		if err := cancel.err(); err != nil {
 			return err
@@ -102,44 +114,35 @@ func ImportContext(ctx context.Context, paths []string, out string, opt ImportOp
 		err = sink.close(meta)
 	}
 	if err != nil {
+		sink.stop()
 		file.Abort()
 		return Meta{}, fmt.Errorf("%s: %w", out, err)
 	}
 	return meta, file.Commit()
 }
 
-// A jobSink batches jobs into a Parquet writer.
-type jobSink struct {
-	w     *parquet.GenericWriter[Job]
-	batch []Job
-}
-
-func newJobSink(w *parquet.GenericWriter[Job]) *jobSink {
-	return &jobSink{w: w, batch: make([]Job, 0, parquetBatch)}
-}
-
-func (s *jobSink) add(j Job) error {
-	s.batch = append(s.batch, j)
-	if len(s.batch) == cap(s.batch) {
-		return s.flush()
+// readImportLogs streams the jobs of the logs at paths to emit and
+// returns their merged metadata, anonymized when opt says so.
+func readImportLogs(ctx context.Context, paths []string, out string, opt ImportOptions, emit func(Job) error) (Meta, error) {
+	metas := make([]Meta, 0, len(paths))
+	for _, path := range paths {
+		if err := ctx.Err(); err != nil {
+			return Meta{}, err
+		}
+		m, err := readLogFile(path, opt.ReadOptions, emit)
+		if err != nil {
+			return Meta{}, err
+		}
+		metas = append(metas, m)
 	}
-	return nil
-}
-
-func (s *jobSink) flush() error {
-	if _, err := s.w.Write(s.batch); err != nil {
-		return fmt.Errorf("parquet: %w", err)
+	meta := mergeMetas(metas)
+	if opt.Anonymize != nil {
+		meta.Layout = slices.Clone(meta.Layout)
+		if err := opt.Anonymize.Meta(&meta); err != nil {
+			return Meta{}, fmt.Errorf("%s: %w", out, err)
+		}
 	}
-	s.batch = s.batch[:0]
-	return nil
-}
-
-// close writes the last batch and the footer with meta.
-func (s *jobSink) close(meta Meta) error {
-	if err := s.flush(); err != nil {
-		return err
-	}
-	return closeParquetJobWriter(s.w, meta)
+	return meta, nil
 }
 
 // Summary is a one-line account of an import: source format, machine size

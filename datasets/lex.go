@@ -24,6 +24,36 @@ func lexField(line []byte, i int) (start, end int) {
 	return start, i
 }
 
+// lexIntField is lexField fused with the common case of lexNumber: it
+// returns the bounds of the field at or after i and, when the field is a
+// plain integer (an optional sign and at most 18 digits), its value and
+// true. For any other field it returns false, and lexNumber decides.
+func lexIntField(line []byte, i int) (start, end int, v int64, ok bool) {
+	for i < len(line) && lexIsSpace(line[i]) {
+		i++
+	}
+	start = i
+	neg := false
+	if i < len(line) && (line[i] == '-' || line[i] == '+') {
+		neg = line[i] == '-'
+		i++
+	}
+	digits := i
+	for i < len(line) && lexIsDigit(line[i]) {
+		v = v*10 + int64(line[i]-'0')
+		i++
+	}
+	ok = i > digits && i-digits <= 18
+	for i < len(line) && !lexIsSpace(line[i]) {
+		ok = false
+		i++
+	}
+	if neg {
+		v = -v
+	}
+	return start, i, v, ok
+}
+
 // lexNumber parses a decimal number such as "42", "-1", "+7", "1234.56" or
 // "1e3". It returns the value rounded to the nearest integer (halves away
 // from zero), whether the text had a non-zero fractional part, and whether

@@ -129,6 +129,7 @@ type runCursor struct {
 	job   Job
 	index int               // the run's place in spill order, which breaks ties
 	texts map[string]string // interned strings
+	last  [4]string         // the strings of the previous record
 	rec   []byte            // the record being decoded
 }
 
@@ -183,22 +184,31 @@ func (c *runCursor) decode(b []byte) error {
 		if k <= 0 || n > uint64(len(b)-k) {
 			return errRunRecord
 		}
-		s[i], b = c.intern(b[k:k+int(n)]), b[k+int(n):]
+		s[i], b = c.intern(i, b[k:k+int(n)]), b[k+int(n):]
 	}
 	c.job = Job{ID: v[0], Submit: v[1], Wait: v[2], Run: v[3], Procs: int32(v[4]), ReqProcs: int32(v[5]),
 		ReqTime: v[6], Status: int32(v[7]), User: s[0], Group: s[1], Queue: s[2], Partition: s[3]}
 	return nil
 }
 
-// intern returns b as a string, shared with earlier equal strings.
-func (c *runCursor) intern(b []byte) string {
-	if s, ok := c.texts[string(b)]; ok {
-		return s
+// intern returns b, the text of string field i, as a string shared with
+// earlier equal strings: the field's previous text when it is the same
+// (as it often is in a sorted run), else the one in texts.
+func (c *runCursor) intern(i int, b []byte) string {
+	if len(b) == 0 {
+		return ""
 	}
-	s := string(b)
-	if len(c.texts) < 1<<16 {
-		c.texts[s] = s
+	if last := c.last[i]; string(b) == last {
+		return last
 	}
+	s, ok := c.texts[string(b)]
+	if !ok {
+		s = string(b)
+		if len(c.texts) < 1<<16 {
+			c.texts[s] = s
+		}
+	}
+	c.last[i] = s
 	return s
 }
 

@@ -106,6 +106,7 @@ type swfReader struct {
 	long     []byte // a line longer than in's buffer
 	hdr      swfHeader
 	texts    map[int64]string // interned decimal texts of user, group, queue numbers
+	small    []string         // the same for numbers below swfSmallTexts, by number
 	skipped  map[string]int64
 	adjusted map[string]int64
 	err      error // the error that stopped the read, returned again by Next
@@ -259,16 +260,21 @@ func (r *swfReader) parseJob(line []byte) (Job, *ParseError) {
 	e := 0
 	for f := range swfFields {
 		var s int
-		s, e = lexField(line, e)
+		var n int64
+		var ok bool
+		s, e, n, ok = lexIntField(line, e)
 		if s == e {
 			return Job{}, r.fieldError(swfFieldNames[f], "", fmt.Errorf("%w: %d fields, want %d", ErrFieldCount, f, swfFields))
 		}
-		n, frac, ok := lexNumber(line[s:e])
-		if !ok {
-			return Job{}, r.fieldError(swfFieldNames[f], string(line[s:e]), ErrSyntax)
-		}
-		if frac && swfKept[f] {
-			r.adjusted["fraction_rounded"]++
+		if !ok { // not a plain integer: lexNumber decides
+			var frac bool
+			n, frac, ok = lexNumber(line[s:e])
+			if !ok {
+				return Job{}, r.fieldError(swfFieldNames[f], string(line[s:e]), ErrSyntax)
+			}
+			if frac && swfKept[f] {
+				r.adjusted["fraction_rounded"]++
+			}
 		}
 		v[f] = n
 	}
@@ -318,11 +324,25 @@ func (r *swfReader) submit(rel int64) int64 {
 	}
 }
 
-// text returns the decimal text of a user, group or queue number, interned;
-// negative numbers (unknown) give "".
+// swfSmallTexts bounds the numbers whose texts swfReader.small holds.
+const swfSmallTexts = 1 << 16
+
+// text returns the decimal text of a user, group or queue number, interned
+// (small numbers in a slice, the others in a map); negative numbers
+// (unknown) give "".
 func (r *swfReader) text(n int64) string {
 	if n < 0 {
 		return ""
+	}
+	if n < swfSmallTexts {
+		if n < int64(len(r.small)) && r.small[n] != "" {
+			return r.small[n]
+		}
+		if n >= int64(len(r.small)) {
+			r.small = append(r.small, make([]string, max(int(n)+1, 2*len(r.small))-len(r.small))...)
+		}
+		r.small[n] = strconv.FormatInt(n, 10)
+		return r.small[n]
 	}
 	s, ok := r.texts[n]
 	if !ok {
@@ -335,8 +355,10 @@ func (r *swfReader) text(n int64) string {
 // named returns the name the header gave to queue or partition n, else its
 // number as text.
 func (r *swfReader) named(names map[int64]string, n int64) string {
-	if name, ok := names[n]; ok && name != "" {
-		return name
+	if len(names) > 0 {
+		if name, ok := names[n]; ok && name != "" {
+			return name
+		}
 	}
 	return r.text(n)
 }

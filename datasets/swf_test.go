@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -309,5 +310,22 @@ func TestSWFLongLine(t *testing.T) {
 	}
 	if tr.Jobs[2].ID != 4 {
 		t.Errorf("job after the long line: %+v", tr.Jobs[2])
+	}
+}
+
+// swfReader.text interns the decimal texts of numbers, small ones in a
+// slice, the others in a map: the same text either way, "" for unknown.
+func TestSWFText(t *testing.T) {
+	r := &swfReader{texts: map[int64]string{}}
+	for _, n := range []int64{0, 7, 3, 65535, 1, 65536, 1 << 40, 4096, 7, 65536, -1, -7} {
+		want := ""
+		if n >= 0 {
+			want = strconv.FormatInt(n, 10)
+		}
+		for range 2 { // computed, then interned
+			if got := r.text(n); got != want {
+				t.Errorf("text(%d) = %q, want %q", n, got, want)
+			}
+		}
 	}
 }

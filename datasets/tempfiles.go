@@ -14,7 +14,8 @@ import (
 // Temporary files. Import spills sorted runs into a directory named
 // ".ecotune-runs-<pid>@<host>-<random>" beside its output (or in
 // ImportOptions.TempDir), and Import and WriteSynth write their output to
-// ".<name>.tmp<random>" beside it before renaming it. Both are removed
+// ".<name>.tmp<random>" beside it before renaming it; Import of logs in
+// trace order, in one pass, writes it into such a directory beside it. Both are removed
 // when the command fails or is cancelled (its context: the command line
 // cancels it on SIGINT and SIGTERM). A process killed outright leaves
 // them behind; the next Import or WriteSynth into the same directory

@@ -12,8 +12,9 @@ import (
 	"time"
 )
 
-// TestCancelledImportAndSynthLeaveNothing: a cancelled import (spilling
-// runs) or synth returns the context's error and leaves no file.
+// TestCancelledImportAndSynthLeaveNothing: a cancelled import (in one
+// pass, or spilling runs) or synth returns the context's error and leaves
+// no file.
 func TestCancelledImportAndSynthLeaveNothing(t *testing.T) {
 	dir := t.TempDir()
 	log := filepath.Join(dir, "in.swf")
@@ -25,12 +26,16 @@ func TestCancelledImportAndSynthLeaveNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range []func() error{
-		func() error { // cancelled while reading, with runs spilled
+		func() error { // in one pass (the log is sorted), cancelled while writing
 			_, err := ImportContext(&countdown{Context: context.Background(), n: 3}, []string{log}, filepath.Join(out, "u.parquet"), ImportOptions{RunJobs: 1000})
 			return err
 		},
-		func() error { // cancelled while merging
-			_, err := ImportContext(&countdown{Context: context.Background(), n: 7}, []string{log}, filepath.Join(out, "u.parquet"), ImportOptions{RunJobs: 1000})
+		func() error { // in runs, cancelled while reading, with runs spilled
+			_, err := importContext(&countdown{Context: context.Background(), n: 3}, []string{log}, filepath.Join(out, "u.parquet"), ImportOptions{RunJobs: 1000}, false)
+			return err
+		},
+		func() error { // in runs, cancelled while merging
+			_, err := importContext(&countdown{Context: context.Background(), n: 7}, []string{log}, filepath.Join(out, "u.parquet"), ImportOptions{RunJobs: 1000}, false)
 			return err
 		},
 		func() error {
