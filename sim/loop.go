@@ -80,6 +80,10 @@ func (s *Simulator) reset(p policy.Policy, r *Result) {
 	st.res = r
 	st.now = s.tIni
 	st.placer, _ = p.(policy.Placer)
+	st.quiet, _ = p.(policy.Quiet)
+	// A quiet policy may never need View.IdleLRU: the list of idle nodes
+	// is then built only when first needed.
+	st.idleLazy = st.quiet != nil
 	st.pcg.Seed(uint64(s.opt.Seed), rngStream)
 	s.resetNodes()
 	st.events = st.events[:0]
@@ -224,6 +228,15 @@ func (s *Simulator) syncView() {
 // consult asks the policy for a decision, applies it and schedules again.
 func (s *Simulator) consult(p policy.Policy) error {
 	st := &s.st
+	if st.quiet != nil {
+		v := &st.view
+		v.Now, v.Queue, v.Running = st.now, st.queue.items(), st.running.items()
+		if st.quiet.Quiet(v) { // as if Decide had decided nothing
+			st.last, st.changed = st.now, false
+			st.wake, st.wakeTick = policy.NoTime, never
+			return nil
+		}
+	}
 	s.syncView()
 	st.dec.Reset()
 	p.Decide(&st.view, &st.dec)

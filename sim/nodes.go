@@ -103,7 +103,7 @@ func (s *Simulator) takeSlots(i int, k int32) {
 func (s *Simulator) release(al *allocation) {
 	st := &s.st
 	nodes, fs, l := st.view.Nodes, st.freeSet, &st.idleList
-	now := st.now
+	now, lazy := st.now, st.idleLazy
 	s.reserveIdle(len(al.nodes))
 	idle := 0
 	for x, i := range al.nodes {
@@ -115,7 +115,9 @@ func (s *Simulator) release(al *allocation) {
 		if n.BusySlots -= k; n.BusySlots == 0 { // Busy → Idle
 			st.acct[n.Group].sec[policy.Busy] += now - n.Since
 			n.Enter(policy.Idle, now)
-			l.add(i, now)
+			if !lazy {
+				l.add(i, now)
+			}
 			idle++
 		}
 	}
@@ -134,8 +136,19 @@ func (s *Simulator) release(al *allocation) {
 // the branches of the general case.
 func (s *Simulator) releaseWhole(al *allocation) {
 	st := &s.st
-	s.reserveIdle(len(al.nodes))
 	nodes, fs, now := st.view.Nodes, st.freeSet, st.now
+	if st.idleLazy { // no list kept
+		s.accountWhole(al.nodes)
+		idleWhole(nodes, fs, al.nodes, now)
+		st.view.IdleNodes += len(al.nodes)
+		if st.res.Timeline != nil {
+			for _, i := range al.nodes {
+				s.logChange(i, policy.Idle)
+			}
+		}
+		return
+	}
+	s.reserveIdle(len(al.nodes))
 	l := &st.idleList
 	k := len(l.nodes)
 	ids, pos := l.nodes[:k+len(al.nodes)], l.pos

@@ -96,6 +96,8 @@ type state struct {
 	dec        policy.Decision
 	res        *Result
 	placer     policy.Placer
+	quiet      policy.Quiet // the policy, if it can tell when it would do nothing
+	idleLazy   bool         // idleList is not kept (see syncIdleLRU)
 	rng        *rand.Rand
 	pcg        *rand.PCG
 	events     endHeap           // job ends
@@ -543,6 +545,8 @@ func (s *Simulator) makeFuture() error {
 type allOn struct{}
 
 func (allOn) Name() string { return "always-on" }
+
+func (allOn) Quiet(v *policy.View) bool { return v.OffNodes == 0 }
 
 func (allOn) Decide(v *policy.View, d *policy.Decision) {
 	for i := range v.Nodes {

@@ -448,6 +448,7 @@ func (s *Simulator) takeLowest(al *allocation, need int32) {
 	m := len(al.nodes)
 	an, ac := al.nodes[:cap(al.nodes)], al.counts[:cap(al.counts)]
 	left := 0 // nodes that were Idle
+	lazy := st.idleLazy
 	for w := 0; w < len(fs) && need > 0; w++ {
 		for word := fs[w]; word != 0 && need > 0; word &= word - 1 {
 			i := w<<6 + bits.TrailingZeros64(word)
@@ -461,7 +462,9 @@ func (s *Simulator) takeLowest(al *allocation, need int32) {
 			}
 			if n.BusySlots == 0 { // Idle → Busy
 				n.Enter(policy.Busy, now)
-				idle[pos[i]] = noNode
+				if !lazy {
+					idle[pos[i]] = noNode
+				}
 				left++
 			}
 			n.BusySlots += int(k)
@@ -469,7 +472,9 @@ func (s *Simulator) takeLowest(al *allocation, need int32) {
 		}
 	}
 	al.nodes, al.counts = an[:m], ac[:m]
-	st.idleList.gone += left
+	if !lazy {
+		st.idleList.gone += left
+	}
 	st.view.IdleNodes -= left
 }
 
@@ -484,6 +489,12 @@ func (s *Simulator) takeIdleLowest(al *allocation, need int32) {
 	m0 := len(al.nodes)
 	an := al.nodes[:cap(al.nodes)]
 	m := m0
+	if st.idleLazy { // no list kept
+		m = takeIdle(nodes, fs, an, m, need, now)
+		al.nodes, al.counts = an[:m], al.counts[:m]
+		st.view.IdleNodes -= m - m0
+		return
+	}
 	for w := 0; w < len(fs) && need > 0; w++ {
 		word := fs[w]
 		for ; word != 0 && need > 0; word &= word - 1 {
@@ -502,6 +513,25 @@ func (s *Simulator) takeIdleLowest(al *allocation, need int32) {
 	al.nodes, al.counts = an[:m], al.counts[:m]
 	st.idleList.gone += m - m0
 	st.view.IdleNodes -= m - m0
+}
+
+// takeIdle is takeIdleLowest's loop when no list of idle nodes is kept:
+// it makes the need lowest-numbered free one-slot nodes Busy at now,
+// appending them to an from m on, and returns the new length.
+func takeIdle(nodes []policy.NodeView, fs bitset, an []int, m int, need int32, now int64) int {
+	for w := 0; w < len(fs) && need > 0; w++ {
+		word := fs[w]
+		for ; word != 0 && need > 0; word &= word - 1 {
+			i := w<<6 + bits.TrailingZeros64(word)
+			n := &nodes[i]
+			n.State, n.Since, n.BusySlots = policy.Busy, now, 1 // Enter(Busy, now)
+			an[m] = i
+			m++
+			need--
+		}
+		fs[w] = word // the nodes not taken
+	}
+	return m
 }
 
 // addSlotSeconds accounts the busy slot-seconds of a job starting on al
