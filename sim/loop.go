@@ -215,29 +215,26 @@ func (s *Simulator) roll(t int64) {
 	st.changed = true
 }
 
-// syncView points the view's lists at the simulator's current ones.
+// syncView points the view's lists at the simulator's current ones, but
+// for IdleLRU (syncIdleLRU).
 func (s *Simulator) syncView() {
 	st := &s.st
 	v := &st.view
 	v.Now = st.now
 	v.Queue = st.queue.items()
 	v.Running = st.running.items()
-	s.syncIdleLRU()
 }
 
 // consult asks the policy for a decision, applies it and schedules again.
 func (s *Simulator) consult(p policy.Policy) error {
 	st := &s.st
-	if st.quiet != nil {
-		v := &st.view
-		v.Now, v.Queue, v.Running = st.now, st.queue.items(), st.running.items()
-		if st.quiet.Quiet(v) { // as if Decide had decided nothing
-			st.last, st.changed = st.now, false
-			st.wake, st.wakeTick = policy.NoTime, never
-			return nil
-		}
-	}
 	s.syncView()
+	if st.quiet != nil && st.quiet.Quiet(&st.view) { // as if Decide had decided nothing
+		st.last, st.changed = st.now, false
+		st.wake, st.wakeTick = policy.NoTime, never
+		return nil
+	}
+	s.syncIdleLRU()
 	st.dec.Reset()
 	p.Decide(&st.view, &st.dec)
 	st.last = st.now
