@@ -271,6 +271,10 @@ func TestQuiet(t *testing.T) {
 				if q.Quiet(&w) != got {
 					t.Fatalf("Quiet reads IdleLRU or EarliestIdle: %+v", v)
 				}
+				w.Now += 1 + rng.Int64N(86400)
+				if got && !q.Quiet(&w) {
+					t.Fatalf("Quiet at %d, not at %d: %+v", v.Now, w.Now, v)
+				}
 				if !got {
 					continue
 				}

@@ -63,6 +63,8 @@ func (s *Simulator) replay(p policy.Policy, r *Result) error {
 			if err := s.consult(p); err != nil {
 				return err
 			}
+		} else if st.changed && st.wasQuiet {
+			s.skipQuiet()
 		}
 		if st.res.Timeline != nil {
 			s.recordStep()
@@ -84,6 +86,7 @@ func (s *Simulator) reset(p policy.Policy, r *Result) {
 	// A quiet policy may never need View.IdleLRU: the list of idle nodes
 	// is then built only when first needed.
 	st.idleLazy = st.quiet != nil
+	st.wasQuiet = false
 	st.pcg.Seed(uint64(s.opt.Seed), rngStream)
 	s.resetNodes()
 	st.events = st.events[:0]
@@ -225,11 +228,33 @@ func (s *Simulator) syncView() {
 	v.Running = st.running.items()
 }
 
+// skipQuiet takes the decision due at the next tick now, when the view
+// has changed since the last one and the policy, being quiet, would
+// decide nothing then: no step of the loop need stop at that tick. The
+// view at the tick would be this one, but for the time, if nothing
+// happens before; if something does, the view has changed again and this
+// is asked again. Quiet stays true while only time passes (see
+// policy.Quiet), so the decision at the tick would be quiet too, and
+// leave the state this leaves (the time of the last decision apart, which
+// only keeps a second from being decided twice). A run that waits on the
+// policy steps through every tick as before: the steps are counted (see
+// checkStuck). It is tried only while the policy was quiet when last
+// asked: a policy quiet now and then does not pay for asking at every
+// step.
+func (s *Simulator) skipQuiet() {
+	st := &s.st
+	s.syncView()
+	if st.wasQuiet = st.quiet.Quiet(&st.view); st.wasQuiet && !s.waitsOnPolicy() {
+		st.changed = false
+		st.wake, st.wakeTick = policy.NoTime, never
+	}
+}
+
 // consult asks the policy for a decision, applies it and schedules again.
 func (s *Simulator) consult(p policy.Policy) error {
 	st := &s.st
 	s.syncView()
-	if st.quiet != nil && st.quiet.Quiet(&st.view) { // as if Decide had decided nothing
+	if st.wasQuiet = st.quiet != nil && st.quiet.Quiet(&st.view); st.wasQuiet { // as if Decide had decided nothing
 		st.last, st.changed = st.now, false
 		st.wake, st.wakeTick = policy.NoTime, never
 		return nil

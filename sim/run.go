@@ -98,6 +98,7 @@ type state struct {
 	placer     policy.Placer
 	quiet      policy.Quiet // the policy, if it can tell when it would do nothing
 	idleLazy   bool         // idleList is not kept (see syncIdleLRU)
+	wasQuiet   bool         // the policy was quiet when last asked (see skipQuiet)
 	rng        *rand.Rand
 	pcg        *rand.PCG
 	events     endHeap           // job ends
