@@ -136,19 +136,8 @@ func (s *Simulator) release(al *allocation) {
 // the branches of the general case.
 func (s *Simulator) releaseWhole(al *allocation) {
 	st := &s.st
-	nodes, fs, now := st.view.Nodes, st.freeSet, st.now
-	if st.idleLazy { // no list kept
-		s.accountWhole(al.nodes)
-		idleWhole(nodes, fs, al.nodes, now)
-		st.view.IdleNodes += len(al.nodes)
-		if st.res.Timeline != nil {
-			for _, i := range al.nodes {
-				s.logChange(i, policy.Idle)
-			}
-		}
-		return
-	}
 	s.reserveIdle(len(al.nodes))
+	nodes, fs, now := st.view.Nodes, st.freeSet, st.now
 	l := &st.idleList
 	k := len(l.nodes)
 	ids, pos := l.nodes[:k+len(al.nodes)], l.pos
@@ -170,6 +159,20 @@ func (s *Simulator) releaseWhole(al *allocation) {
 		k++
 	}
 	l.nodes, l.lastTime, l.lastID = ids, now, last
+	st.view.IdleNodes += len(al.nodes)
+	if st.res.Timeline != nil {
+		for _, i := range al.nodes {
+			s.logChange(i, policy.Idle)
+		}
+	}
+}
+
+// releaseLazy is releaseWhole when no list of idle nodes is kept
+// (Simulator.st.idleLazy).
+func (s *Simulator) releaseLazy(al *allocation) {
+	st := &s.st
+	s.accountWhole(al.nodes)
+	idleWhole(st.view.Nodes, st.freeSet, al.nodes, st.now)
 	st.view.IdleNodes += len(al.nodes)
 	if st.res.Timeline != nil {
 		for _, i := range al.nodes {

@@ -399,9 +399,12 @@ func (s *Simulator) start(qi int) {
 	if st.placer != nil {
 		need = s.placeByPolicy(qi, al, need)
 	}
-	if s.oneSlot {
+	switch {
+	case s.oneSlot && st.idleLazy:
+		s.takeIdleLazy(al, need)
+	case s.oneSlot:
 		s.takeIdleLowest(al, need)
-	} else {
+	default:
 		s.takeLowest(al, need)
 	}
 	if st.res.Timeline != nil {
@@ -489,12 +492,6 @@ func (s *Simulator) takeIdleLowest(al *allocation, need int32) {
 	m0 := len(al.nodes)
 	an := al.nodes[:cap(al.nodes)]
 	m := m0
-	if st.idleLazy { // no list kept
-		m = takeIdle(nodes, fs, an, m, need, now)
-		al.nodes, al.counts = an[:m], al.counts[:m]
-		st.view.IdleNodes -= m - m0
-		return
-	}
 	for w := 0; w < len(fs) && need > 0; w++ {
 		word := fs[w]
 		for ; word != 0 && need > 0; word &= word - 1 {
@@ -515,9 +512,19 @@ func (s *Simulator) takeIdleLowest(al *allocation, need int32) {
 	st.view.IdleNodes -= m - m0
 }
 
-// takeIdle is takeIdleLowest's loop when no list of idle nodes is kept:
-// it makes the need lowest-numbered free one-slot nodes Busy at now,
-// appending them to an from m on, and returns the new length.
+// takeIdleLazy is takeIdleLowest when no list of idle nodes is kept
+// (Simulator.st.idleLazy).
+func (s *Simulator) takeIdleLazy(al *allocation, need int32) {
+	st := &s.st
+	m0 := len(al.nodes)
+	m := takeIdle(st.view.Nodes, st.freeSet, al.nodes[:cap(al.nodes)], m0, need, st.now)
+	al.nodes, al.counts = al.nodes[:m], al.counts[:m]
+	st.view.IdleNodes -= m - m0
+}
+
+// takeIdle is takeIdleLazy's loop: it makes the need lowest-numbered free
+// one-slot nodes Busy at now, appending them to an from m on, and
+// returns the new length.
 func takeIdle(nodes []policy.NodeView, fs bitset, an []int, m int, need int32, now int64) int {
 	for w := 0; w < len(fs) && need > 0; w++ {
 		word := fs[w]
@@ -599,9 +606,12 @@ func (s *Simulator) scaledRun(run int64, nodes []int) int64 {
 func (s *Simulator) end(j, h int32) {
 	st := &s.st
 	al := &st.alloc[h]
-	if s.oneSlot {
+	switch {
+	case s.oneSlot && st.idleLazy:
+		s.releaseLazy(al)
+	case s.oneSlot:
 		s.releaseWhole(al)
-	} else {
+	default:
 		s.release(al)
 	}
 	st.avail += int(s.jobs[j].slots)
