@@ -155,6 +155,9 @@ func (s *Simulator) syncIdleLRU() {
 // work for it. The list built is the one kept all along would be.
 func (s *Simulator) buildIdle() {
 	st := &s.st
+	if st.nodesLazy {
+		s.buildNodes()
+	}
 	l := &st.idleList
 	l.reset()
 	nodes := st.view.Nodes
@@ -173,4 +176,29 @@ func (s *Simulator) buildIdle() {
 		l.lastTime, l.lastID = nodes[l.nodes[k-1]].IdleSince, l.nodes[k-1]
 	}
 	st.idleLazy = false
+}
+
+// buildNodes sets the view's nodes, not kept while Simulator.st.nodesLazy
+// (one-slot nodes, every one Idle or Busy: the policy has changed no
+// power state yet), to what they would hold: a node in the free set is
+// Idle since it last became idle; any other runs a job, Busy since the
+// job started, idle last when freedAt says.
+func (s *Simulator) buildNodes() {
+	st := &s.st
+	nodes := st.view.Nodes
+	for i := range nodes {
+		n := &nodes[i]
+		n.IdleSince = st.freedAt[i]
+		if st.freeSet.has(i) {
+			n.State, n.Since, n.BusySlots = policy.Idle, st.freedAt[i], 0
+		} else {
+			n.State, n.BusySlots = policy.Busy, 1
+		}
+	}
+	for _, rj := range st.running.items() {
+		for _, i := range rj.Nodes {
+			nodes[i].Since = rj.Start
+		}
+	}
+	st.nodesLazy = false
 }

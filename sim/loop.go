@@ -86,6 +86,9 @@ func (s *Simulator) reset(p policy.Policy, r *Result) {
 	// A quiet policy may never need View.IdleLRU: the list of idle nodes
 	// is then built only when first needed.
 	st.idleLazy = st.quiet != nil
+	// On one-slot nodes of nominal speed, and with no timeline to log
+	// node changes, the view's nodes need not be kept either until then.
+	st.nodesLazy = st.idleLazy && s.oneSlot && !s.hasFreqs && st.placer == nil && !s.opt.Timeline
 	st.wasQuiet = false
 	st.pcg.Seed(uint64(s.opt.Seed), rngStream)
 	s.resetNodes()

@@ -19,6 +19,7 @@ func (s *Simulator) resetNodes() {
 			Since: s.tIni, IdleSince: s.tIni, Slots: int(s.nodeSlots[i]), LastFailed: policy.NoTime,
 		}
 		st.freeSet.set(i)
+		st.freedAt[i] = s.tIni
 		st.avail += int(s.nodeSlots[i])
 		st.acct[g].inState[policy.Idle]++
 		s.enterIdle(i)
@@ -168,9 +169,24 @@ func (s *Simulator) releaseWhole(al *allocation) {
 }
 
 // releaseLazy is releaseWhole when no list of idle nodes is kept
-// (Simulator.st.idleLazy).
-func (s *Simulator) releaseLazy(al *allocation) {
+// (Simulator.st.idleLazy), for a job that started at start.
+func (s *Simulator) releaseLazy(al *allocation, start int64) {
 	st := &s.st
+	if st.nodesLazy { // nor the nodes' views: only when each became idle
+		if len(st.acct) == 1 {
+			st.acct[0].sec[policy.Busy] += int64(len(al.nodes)) * (st.now - start)
+		} else {
+			for _, i := range al.nodes {
+				st.acct[s.nodeGroup[i]].sec[policy.Busy] += st.now - start
+			}
+		}
+		for _, i := range al.nodes {
+			st.freeSet.set(i)
+			st.freedAt[i] = st.now
+		}
+		st.view.IdleNodes += len(al.nodes)
+		return
+	}
 	s.accountWhole(al.nodes)
 	idleWhole(st.view.Nodes, st.freeSet, al.nodes, st.now)
 	st.view.IdleNodes += len(al.nodes)

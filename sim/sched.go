@@ -517,7 +517,12 @@ func (s *Simulator) takeIdleLowest(al *allocation, need int32) {
 func (s *Simulator) takeIdleLazy(al *allocation, need int32) {
 	st := &s.st
 	m0 := len(al.nodes)
-	m := takeIdle(st.view.Nodes, st.freeSet, al.nodes[:cap(al.nodes)], m0, need, st.now)
+	var m int
+	if st.nodesLazy {
+		m = takeBits(st.freeSet, al.nodes[:cap(al.nodes)], m0, need)
+	} else {
+		m = takeIdle(st.view.Nodes, st.freeSet, al.nodes[:cap(al.nodes)], m0, need, st.now)
+	}
 	al.nodes, al.counts = al.nodes[:m], al.counts[:m]
 	st.view.IdleNodes -= m - m0
 }
@@ -533,6 +538,21 @@ func takeIdle(nodes []policy.NodeView, fs bitset, an []int, m int, need int32, n
 			n := &nodes[i]
 			n.State, n.Since, n.BusySlots = policy.Busy, now, 1 // Enter(Busy, now)
 			an[m] = i
+			m++
+			need--
+		}
+		fs[w] = word // the nodes not taken
+	}
+	return m
+}
+
+// takeBits is takeIdle when the nodes' views are not kept
+// (Simulator.st.nodesLazy): it only takes the nodes from the free set.
+func takeBits(fs bitset, an []int, m int, need int32) int {
+	for w := 0; w < len(fs) && need > 0; w++ {
+		word := fs[w]
+		for ; word != 0 && need > 0; word &= word - 1 {
+			an[m] = w<<6 + bits.TrailingZeros64(word)
 			m++
 			need--
 		}
@@ -608,7 +628,7 @@ func (s *Simulator) end(j, h int32) {
 	al := &st.alloc[h]
 	switch {
 	case s.oneSlot && st.idleLazy:
-		s.releaseLazy(al)
+		s.releaseLazy(al, st.start[j])
 	case s.oneSlot:
 		s.releaseWhole(al)
 	default:
