@@ -49,31 +49,55 @@ func (sc *Scorer) Compute(r *sim.Result) Scores {
 	if n == 0 {
 		return s
 	}
-	if cap(sc.scratch) < n {
-		sc.scratch = make([]float64, n)
+	if cap(sc.scratch) < 2*n {
+		sc.scratch = make([]float64, 2*n)
 	}
-	buf := sc.scratch[:n]
+	// Waits are never negative, so the jobs that did not wait hold the
+	// smallest wait ratios and waits, 0: only the others' are selected
+	// from, ranks shifted by the zeros.
+	ratios, waits := sc.scratch[:0:n], sc.scratch[n:n:2*n]
 	var waitSum, slowSum float64
+	var minWait int64
 	for i := range n {
 		j := r.Job(i)
 		wait, run := j.Start-j.Submit, j.End-j.Start
 		waitSum += float64(wait)
 		s.MaxWait = max(s.MaxWait, wait)
+		minWait = min(minWait, wait)
 		slowSum += max(1, float64(wait+run)/float64(max(run, SlowdownThreshold)))
-		buf[i] = float64(wait) / float64(max(run, 1))
+		if wait != 0 {
+			ratios = append(ratios, float64(wait)/float64(max(run, 1)))
+			waits = append(waits, float64(wait))
+		}
 	}
 	s.MeanWait = waitSum / float64(n)
 	s.BoundedSlowdown = slowSum / float64(n)
-	s.QoSP90 = kth(buf, min(9*n/10, n-1))
-	for i := range n {
-		j := r.Job(i)
-		buf[i] = float64(j.Start - j.Submit)
+	zeros := n - len(ratios)
+	if minWait < 0 { // a result not from the simulator
+		for range zeros {
+			ratios, waits = append(ratios, 0), append(waits, 0)
+		}
+		zeros = 0
 	}
-	s.MedianWait = kth(buf, n/2)
+	s.QoSP90 = kthAbove(ratios, zeros, min(9*n/10, n-1))
+	s.MedianWait = kthAbove(waits, zeros, n/2)
 	if n%2 == 0 {
-		s.MedianWait = (s.MedianWait + maxOf(buf[:n/2])) / 2
+		lower := 0.0 // the (n/2−1)-th smallest wait: the largest below the median
+		if k := n/2 - zeros; k > 0 {
+			lower = maxOf(waits[:k]) // kthAbove left the smaller ones first
+		}
+		s.MedianWait = (s.MedianWait + lower) / 2
 	}
 	return s
+}
+
+// kthAbove returns the k-th smallest (0-based) of zeros zeros and the
+// positive values x, reordering x as kth does.
+func kthAbove(x []float64, zeros, k int) float64 {
+	if k < zeros {
+		return 0
+	}
+	return kth(x, k-zeros)
 }
 
 // kth returns the k-th smallest of x (0-based), reordering x so that

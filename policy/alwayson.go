@@ -15,6 +15,9 @@ func alwaysOnSpec() Spec {
 
 func (alwaysOn) Name() string { return "always-on" }
 
+// Quiet is true while no node is off: Decide then does nothing (Quiet).
+func (alwaysOn) Quiet(v *View) bool { return v.OffNodes == 0 }
+
 func (alwaysOn) Decide(v *View, d *Decision) {
 	if v.OffNodes == 0 {
 		return

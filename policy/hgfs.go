@@ -267,6 +267,17 @@ func hgfsDrainSeeds() []Config {
 
 func (p *hgfs) Name() string { return "hgfs" }
 
+// Quiet is true when no more than spare nodes are idle (none may go, and
+// R3's crossing does not matter) and none would boot: none is off, or
+// the queue is empty (no R1, R2 or drain, no crossing) and the spare
+// nodes are idle or booting.
+func (p *hgfs) Quiet(v *View) bool {
+	if v.IdleNodes > p.spare {
+		return false
+	}
+	return v.OffNodes == 0 || len(v.Queue) == 0 && !p.r2(v, waitOf(v)) && p.spare <= v.IdleNodes+v.BootingNodes
+}
+
 func (p *hgfs) Decide(v *View, d *Decision) {
 	w := waitOf(v)
 	d.Wake = p.ruleWake(v, w)

@@ -51,6 +51,13 @@ func (p *idleTimeout) Name() string {
 	return "idle-timeout"
 }
 
+// Quiet is true when no node is idle (none to switch off, no timeout to
+// wake for) and none would boot: none is off, or the free slots cover
+// the queue and the spare nodes are booting.
+func (p *idleTimeout) Quiet(v *View) bool {
+	return v.IdleNodes == 0 && (v.OffNodes == 0 || queueDeficit(v) == 0 && p.spare <= v.BootingNodes)
+}
+
 func (p *idleTimeout) Decide(v *View, d *Decision) {
 	if n := p.boot(v, d); n > 0 {
 		return // booting: nothing is switched off in the same decision

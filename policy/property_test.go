@@ -235,3 +235,58 @@ func checkPlace(t *testing.T, p Policy, v *View, rng *rand.Rand) {
 		t.Fatalf("Place changed the candidate set")
 	}
 }
+
+// TestQuiet checks every policy.Quiet on random Views, half of them with
+// the idle nodes made busy: whenever Quiet says so, Decide appends no
+// command and leaves Wake at NoTime; Quiet does not read IdleLRU or
+// EarliestIdle (it answers the same with them cleared).
+func TestQuiet(t *testing.T) {
+	for _, s := range All() {
+		rng := rand.New(rand.NewPCG(4, uint64(len(s.Name))))
+		const now = 1_000_000_000
+		p := newForTest(t, s, randomFuture(rng, now, 8))
+		q, ok := p.(Quiet)
+		if !ok {
+			continue
+		}
+		t.Run(s.Name, func(t *testing.T) {
+			quiet := 0
+			for k := range 600 {
+				v := randomView(rng, now+rng.Int64N(86400))
+				if k%2 == 1 {
+					for i := range v.Nodes {
+						if n := &v.Nodes[i]; n.State == Idle {
+							n.State, n.BusySlots = Busy, 1
+						}
+					}
+					v.Recount()
+				}
+				if k%3 == 0 {
+					v.Queue = v.Queue[:0]
+					v.Recount()
+				}
+				w := *v
+				w.IdleLRU, w.EarliestIdle = nil, -7
+				got := q.Quiet(v)
+				if q.Quiet(&w) != got {
+					t.Fatalf("Quiet reads IdleLRU or EarliestIdle: %+v", v)
+				}
+				w.Now += 1 + rng.Int64N(86400)
+				if got && !q.Quiet(&w) {
+					t.Fatalf("Quiet at %d, not at %d: %+v", v.Now, w.Now, v)
+				}
+				if !got {
+					continue
+				}
+				quiet++
+				if d := decide(p, v); len(d.PowerOn)+len(d.PowerOff)+len(d.Freq) > 0 || d.Wake != NoTime {
+					t.Fatalf("quiet, but Decide gives %+v on %+v", d, v)
+				}
+			}
+			if quiet == 0 {
+				t.Fatalf("no view quiet: the test tests nothing")
+			}
+			t.Logf("%d views of 600 quiet", quiet)
+		})
+	}
+}

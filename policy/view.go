@@ -211,6 +211,19 @@ type Policy interface {
 	Decide(v *View, d *Decision)
 }
 
+// A Quiet policy can tell cheaply when its decision would be empty, so
+// that a simulator may skip Decide and the View work only Decide needs.
+// Quiet(v) true promises that Decide(v, d) would append no command and
+// leave d.Wake at NoTime, and that Quiet stays true while only time
+// passes (for v with any later Now): a simulator then need not consult
+// the policy again before something else changes. Quiet must not read
+// v.IdleLRU or v.EarliestIdle, which may be stale when it is called;
+// like Decide it is pure. A policy that is never quiet need not
+// implement it.
+type Quiet interface {
+	Quiet(v *View) bool
+}
+
 // A Placer is a policy that also orders candidate nodes for job placement
 // (frequency-scaling and packing policies). The simulator places a job on
 // the first nodes of the returned order that have free slots.

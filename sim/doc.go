@@ -110,6 +110,12 @@
 // contract gets exactly the run it would get if consulted at every tick
 // (only IgnoredCommands, counting repeated ignored commands, may differ),
 // and the cost of a run grows with its events, not with its seconds.
+// A policy that implements policy.Quiet is asked Quiet first: when it says
+// its decision is empty, Decide is not called, and the tick is not waited
+// for when the View is quiet already (a quiet decision stays so while
+// only time passes); the run is the same. Always-on is quiet whenever no
+// node is off, so its runs consult nothing and keep no list of idle
+// nodes (IdleLRU is built the first time a quiet policy is not).
 // With Period EveryEvent the policy is consulted, under the same rule, at
 // every time at which something happens, and at its Wake.
 //

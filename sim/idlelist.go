@@ -1,6 +1,11 @@
 package sim
 
-import "github.com/ecotune/ecotune/policy"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/ecotune/ecotune/policy"
+)
 
 // idleList keeps the Idle nodes in the order of View.IdleLRU (IdleSince,
 // then ID), lazily. Time only moves forward, so a node becoming idle is
@@ -50,7 +55,7 @@ func (l *idleList) add(i int, now int64) {
 
 // reserveIdle makes room in the list for k more nodes (k ≤ nodes).
 func (s *Simulator) reserveIdle(k int) {
-	if l := &s.st.idleList; cap(l.nodes)-len(l.nodes) < k {
+	if l := &s.st.idleList; cap(l.nodes)-len(l.nodes) < k && !s.st.idleLazy {
 		s.squeezeIdle() // at most half the entries are live: room again
 	}
 }
@@ -61,6 +66,9 @@ func (s *Simulator) enterIdle(i int) {
 	st := &s.st
 	v := &st.view
 	v.IdleNodes++
+	if st.idleLazy {
+		return
+	}
 	s.reserveIdle(1)
 	st.idleList.add(i, st.now)
 }
@@ -68,8 +76,11 @@ func (s *Simulator) enterIdle(i int) {
 // leaveIdle records that node i left the Idle state.
 func (s *Simulator) leaveIdle(i int) {
 	st := &s.st
-	st.idleList.nodes[st.idleList.pos[i]] = noNode
 	st.view.IdleNodes--
+	if st.idleLazy {
+		return
+	}
+	st.idleList.nodes[st.idleList.pos[i]] = noNode
 	st.idleList.gone++
 }
 
@@ -119,9 +130,13 @@ func (s *Simulator) sortIdle(lru []int) {
 	}
 }
 
-// syncIdleLRU sets View.IdleLRU and View.EarliestIdle from the list.
+// syncIdleLRU sets View.IdleLRU and View.EarliestIdle from the list,
+// building the list first if it is not kept (Simulator.st.idleLazy).
 func (s *Simulator) syncIdleLRU() {
 	st := &s.st
+	if st.idleLazy {
+		s.buildIdle()
+	}
 	if l := &st.idleList; l.gone > 0 || !l.sorted {
 		s.squeezeIdle()
 	}
@@ -131,4 +146,59 @@ func (s *Simulator) syncIdleLRU() {
 	if len(lru) > 0 {
 		st.view.EarliestIdle = st.view.Nodes[lru[0]].IdleSince
 	}
+}
+
+// buildIdle makes the list of the Idle nodes, in (IdleSince, ID) order,
+// from the view's nodes, and keeps it from then on. Until a quiet policy
+// first needs it (a decision that is not quiet, a placement), the list is
+// not kept: a run in which the policy is always quiet (always-on) does no
+// work for it. The list built is the one kept all along would be.
+func (s *Simulator) buildIdle() {
+	st := &s.st
+	if st.nodesLazy {
+		s.buildNodes()
+	}
+	l := &st.idleList
+	l.reset()
+	nodes := st.view.Nodes
+	for i := range nodes {
+		if nodes[i].State == policy.Idle {
+			l.nodes = append(l.nodes, i)
+		}
+	}
+	slices.SortFunc(l.nodes, func(a, b int) int {
+		return cmp.Or(cmp.Compare(nodes[a].IdleSince, nodes[b].IdleSince), cmp.Compare(a, b))
+	})
+	for k, i := range l.nodes {
+		l.pos[i] = int32(k)
+	}
+	if k := len(l.nodes); k > 0 {
+		l.lastTime, l.lastID = nodes[l.nodes[k-1]].IdleSince, l.nodes[k-1]
+	}
+	st.idleLazy = false
+}
+
+// buildNodes sets the view's nodes, not kept while Simulator.st.nodesLazy
+// (one-slot nodes, every one Idle or Busy: the policy has changed no
+// power state yet), to what they would hold: a node in the free set is
+// Idle since it last became idle; any other runs a job, Busy since the
+// job started, idle last when freedAt says.
+func (s *Simulator) buildNodes() {
+	st := &s.st
+	nodes := st.view.Nodes
+	for i := range nodes {
+		n := &nodes[i]
+		n.IdleSince = st.freedAt[i]
+		if st.freeSet.has(i) {
+			n.State, n.Since, n.BusySlots = policy.Idle, st.freedAt[i], 0
+		} else {
+			n.State, n.BusySlots = policy.Busy, 1
+		}
+	}
+	for _, rj := range st.running.items() {
+		for _, i := range rj.Nodes {
+			nodes[i].Since = rj.Start
+		}
+	}
+	st.nodesLazy = false
 }

@@ -63,6 +63,8 @@ func (s *Simulator) replay(p policy.Policy, r *Result) error {
 			if err := s.consult(p); err != nil {
 				return err
 			}
+		} else if st.changed && st.wasQuiet {
+			s.skipQuiet()
 		}
 		if st.res.Timeline != nil {
 			s.recordStep()
@@ -80,6 +82,14 @@ func (s *Simulator) reset(p policy.Policy, r *Result) {
 	st.res = r
 	st.now = s.tIni
 	st.placer, _ = p.(policy.Placer)
+	st.quiet, _ = p.(policy.Quiet)
+	// A quiet policy may never need View.IdleLRU: the list of idle nodes
+	// is then built only when first needed.
+	st.idleLazy = st.quiet != nil
+	// On one-slot nodes of nominal speed, and with no timeline to log
+	// node changes, the view's nodes need not be kept either until then.
+	st.nodesLazy = st.idleLazy && s.oneSlot && !s.hasFreqs && st.placer == nil && !s.opt.Timeline
+	st.wasQuiet = false
 	st.pcg.Seed(uint64(s.opt.Seed), rngStream)
 	s.resetNodes()
 	st.events = st.events[:0]
@@ -211,20 +221,48 @@ func (s *Simulator) roll(t int64) {
 	st.changed = true
 }
 
-// syncView points the view's lists at the simulator's current ones.
+// syncView points the view's lists at the simulator's current ones, but
+// for IdleLRU (syncIdleLRU).
 func (s *Simulator) syncView() {
 	st := &s.st
 	v := &st.view
 	v.Now = st.now
 	v.Queue = st.queue.items()
 	v.Running = st.running.items()
-	s.syncIdleLRU()
+}
+
+// skipQuiet takes the decision due at the next tick now, when the view
+// has changed since the last one and the policy, being quiet, would
+// decide nothing then: no step of the loop need stop at that tick. The
+// view at the tick would be this one, but for the time, if nothing
+// happens before; if something does, the view has changed again and this
+// is asked again. Quiet stays true while only time passes (see
+// policy.Quiet), so the decision at the tick would be quiet too, and
+// leave the state this leaves (the time of the last decision apart, which
+// only keeps a second from being decided twice). A run that waits on the
+// policy steps through every tick as before: the steps are counted (see
+// checkStuck). It is tried only while the policy was quiet when last
+// asked: a policy quiet now and then does not pay for asking at every
+// step.
+func (s *Simulator) skipQuiet() {
+	st := &s.st
+	s.syncView()
+	if st.wasQuiet = st.quiet.Quiet(&st.view); st.wasQuiet && !s.waitsOnPolicy() {
+		st.changed = false
+		st.wake, st.wakeTick = policy.NoTime, never
+	}
 }
 
 // consult asks the policy for a decision, applies it and schedules again.
 func (s *Simulator) consult(p policy.Policy) error {
 	st := &s.st
 	s.syncView()
+	if st.wasQuiet = st.quiet != nil && st.quiet.Quiet(&st.view); st.wasQuiet { // as if Decide had decided nothing
+		st.last, st.changed = st.now, false
+		st.wake, st.wakeTick = policy.NoTime, never
+		return nil
+	}
+	s.syncIdleLRU()
 	st.dec.Reset()
 	p.Decide(&st.view, &st.dec)
 	st.last = st.now

@@ -19,6 +19,7 @@ func (s *Simulator) resetNodes() {
 			Since: s.tIni, IdleSince: s.tIni, Slots: int(s.nodeSlots[i]), LastFailed: policy.NoTime,
 		}
 		st.freeSet.set(i)
+		st.freedAt[i] = s.tIni
 		st.avail += int(s.nodeSlots[i])
 		st.acct[g].inState[policy.Idle]++
 		s.enterIdle(i)
@@ -103,7 +104,7 @@ func (s *Simulator) takeSlots(i int, k int32) {
 func (s *Simulator) release(al *allocation) {
 	st := &s.st
 	nodes, fs, l := st.view.Nodes, st.freeSet, &st.idleList
-	now := st.now
+	now, lazy := st.now, st.idleLazy
 	s.reserveIdle(len(al.nodes))
 	idle := 0
 	for x, i := range al.nodes {
@@ -115,7 +116,9 @@ func (s *Simulator) release(al *allocation) {
 		if n.BusySlots -= k; n.BusySlots == 0 { // Busy → Idle
 			st.acct[n.Group].sec[policy.Busy] += now - n.Since
 			n.Enter(policy.Idle, now)
-			l.add(i, now)
+			if !lazy {
+				l.add(i, now)
+			}
 			idle++
 		}
 	}
@@ -157,6 +160,35 @@ func (s *Simulator) releaseWhole(al *allocation) {
 		k++
 	}
 	l.nodes, l.lastTime, l.lastID = ids, now, last
+	st.view.IdleNodes += len(al.nodes)
+	if st.res.Timeline != nil {
+		for _, i := range al.nodes {
+			s.logChange(i, policy.Idle)
+		}
+	}
+}
+
+// releaseLazy is releaseWhole when no list of idle nodes is kept
+// (Simulator.st.idleLazy), for a job that started at start.
+func (s *Simulator) releaseLazy(al *allocation, start int64) {
+	st := &s.st
+	if st.nodesLazy { // nor the nodes' views: only when each became idle
+		if len(st.acct) == 1 {
+			st.acct[0].sec[policy.Busy] += int64(len(al.nodes)) * (st.now - start)
+		} else {
+			for _, i := range al.nodes {
+				st.acct[s.nodeGroup[i]].sec[policy.Busy] += st.now - start
+			}
+		}
+		for _, i := range al.nodes {
+			st.freeSet.set(i)
+			st.freedAt[i] = st.now
+		}
+		st.view.IdleNodes += len(al.nodes)
+		return
+	}
+	s.accountWhole(al.nodes)
+	idleWhole(st.view.Nodes, st.freeSet, al.nodes, st.now)
 	st.view.IdleNodes += len(al.nodes)
 	if st.res.Timeline != nil {
 		for _, i := range al.nodes {

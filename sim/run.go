@@ -96,6 +96,11 @@ type state struct {
 	dec        policy.Decision
 	res        *Result
 	placer     policy.Placer
+	quiet      policy.Quiet // the policy, if it can tell when it would do nothing
+	idleLazy   bool         // idleList is not kept (see syncIdleLRU)
+	wasQuiet   bool         // the policy was quiet when last asked (see skipQuiet)
+	nodesLazy  bool         // idleLazy, and the view's nodes are not kept either (see takeBits)
+	freedAt    []int64      // while nodesLazy: when each node last became idle
 	rng        *rand.Rand
 	pcg        *rand.PCG
 	events     endHeap           // job ends
@@ -392,6 +397,7 @@ func (s *Simulator) allocState() {
 	st.view.Nodes = make([]policy.NodeView, n)
 	st.freeSet = newBitset(n)
 	st.idleList = newIdleList(n)
+	st.freedAt = make([]int64, n)
 	st.level = make([]int32, n)
 	st.bootEnd = make([]int64, n)
 	st.order = make([]int, 0, n)
@@ -543,6 +549,8 @@ func (s *Simulator) makeFuture() error {
 type allOn struct{}
 
 func (allOn) Name() string { return "always-on" }
+
+func (allOn) Quiet(v *policy.View) bool { return v.OffNodes == 0 }
 
 func (allOn) Decide(v *policy.View, d *policy.Decision) {
 	for i := range v.Nodes {

@@ -399,9 +399,12 @@ func (s *Simulator) start(qi int) {
 	if st.placer != nil {
 		need = s.placeByPolicy(qi, al, need)
 	}
-	if s.oneSlot {
+	switch {
+	case s.oneSlot && st.idleLazy:
+		s.takeIdleLazy(al, need)
+	case s.oneSlot:
 		s.takeIdleLowest(al, need)
-	} else {
+	default:
 		s.takeLowest(al, need)
 	}
 	if st.res.Timeline != nil {
@@ -448,6 +451,7 @@ func (s *Simulator) takeLowest(al *allocation, need int32) {
 	m := len(al.nodes)
 	an, ac := al.nodes[:cap(al.nodes)], al.counts[:cap(al.counts)]
 	left := 0 // nodes that were Idle
+	lazy := st.idleLazy
 	for w := 0; w < len(fs) && need > 0; w++ {
 		for word := fs[w]; word != 0 && need > 0; word &= word - 1 {
 			i := w<<6 + bits.TrailingZeros64(word)
@@ -461,7 +465,9 @@ func (s *Simulator) takeLowest(al *allocation, need int32) {
 			}
 			if n.BusySlots == 0 { // Idle → Busy
 				n.Enter(policy.Busy, now)
-				idle[pos[i]] = noNode
+				if !lazy {
+					idle[pos[i]] = noNode
+				}
 				left++
 			}
 			n.BusySlots += int(k)
@@ -469,7 +475,9 @@ func (s *Simulator) takeLowest(al *allocation, need int32) {
 		}
 	}
 	al.nodes, al.counts = an[:m], ac[:m]
-	st.idleList.gone += left
+	if !lazy {
+		st.idleList.gone += left
+	}
 	st.view.IdleNodes -= left
 }
 
@@ -502,6 +510,55 @@ func (s *Simulator) takeIdleLowest(al *allocation, need int32) {
 	al.nodes, al.counts = an[:m], al.counts[:m]
 	st.idleList.gone += m - m0
 	st.view.IdleNodes -= m - m0
+}
+
+// takeIdleLazy is takeIdleLowest when no list of idle nodes is kept
+// (Simulator.st.idleLazy).
+func (s *Simulator) takeIdleLazy(al *allocation, need int32) {
+	st := &s.st
+	m0 := len(al.nodes)
+	var m int
+	if st.nodesLazy {
+		m = takeBits(st.freeSet, al.nodes[:cap(al.nodes)], m0, need)
+	} else {
+		m = takeIdle(st.view.Nodes, st.freeSet, al.nodes[:cap(al.nodes)], m0, need, st.now)
+	}
+	al.nodes, al.counts = al.nodes[:m], al.counts[:m]
+	st.view.IdleNodes -= m - m0
+}
+
+// takeIdle is takeIdleLazy's loop: it makes the need lowest-numbered free
+// one-slot nodes Busy at now, appending them to an from m on, and
+// returns the new length.
+func takeIdle(nodes []policy.NodeView, fs bitset, an []int, m int, need int32, now int64) int {
+	for w := 0; w < len(fs) && need > 0; w++ {
+		word := fs[w]
+		for ; word != 0 && need > 0; word &= word - 1 {
+			i := w<<6 + bits.TrailingZeros64(word)
+			n := &nodes[i]
+			n.State, n.Since, n.BusySlots = policy.Busy, now, 1 // Enter(Busy, now)
+			an[m] = i
+			m++
+			need--
+		}
+		fs[w] = word // the nodes not taken
+	}
+	return m
+}
+
+// takeBits is takeIdle when the nodes' views are not kept
+// (Simulator.st.nodesLazy): it only takes the nodes from the free set.
+func takeBits(fs bitset, an []int, m int, need int32) int {
+	for w := 0; w < len(fs) && need > 0; w++ {
+		word := fs[w]
+		for ; word != 0 && need > 0; word &= word - 1 {
+			an[m] = w<<6 + bits.TrailingZeros64(word)
+			m++
+			need--
+		}
+		fs[w] = word // the nodes not taken
+	}
+	return m
 }
 
 // addSlotSeconds accounts the busy slot-seconds of a job starting on al
@@ -569,9 +626,12 @@ func (s *Simulator) scaledRun(run int64, nodes []int) int64 {
 func (s *Simulator) end(j, h int32) {
 	st := &s.st
 	al := &st.alloc[h]
-	if s.oneSlot {
+	switch {
+	case s.oneSlot && st.idleLazy:
+		s.releaseLazy(al, st.start[j])
+	case s.oneSlot:
 		s.releaseWhole(al)
-	} else {
+	default:
 		s.release(al)
 	}
 	st.avail += int(s.jobs[j].slots)
