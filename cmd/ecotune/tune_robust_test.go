@@ -35,16 +35,32 @@ func TestTuneRobustFlags(t *testing.T) {
 			t.Errorf("%v: run.json robust %+v, want %+v", tc.flags, meta.Robust, tc.want)
 		}
 	}
-	// One window and no replicas is the plain replay: no robust in run.json.
-	dir := filepath.Join(t.TempDir(), "run")
-	out, err := runApp(t, append(tinyTune(trace, dir, "--json", "--no-report"), "--robust-windows", "1", "--robust-replicas", "0")...)
+	// One window and no replicas is the plain replay, as are --robust=false
+	// and no flag on a light log (NASA-iPSC: always-on never makes a job
+	// wait long): no robust in run.json.
+	for _, flags := range [][]string{{"--robust-windows", "1", "--robust-replicas", "0"}, {"--robust=false"}, nil} {
+		dir := filepath.Join(t.TempDir(), "run")
+		out, err := runApp(t, append(tinyTune(trace, dir, "--json", "--no-report"), flags...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var meta tuner.RunMeta
+		decodeOne(t, out, &meta)
+		if meta.Robust != nil {
+			t.Errorf("%v: run.json robust %+v, want none", flags, meta.Robust)
+		}
+	}
+	// No flag on a loaded log (SDSC-SP2: always-on's p90 wait ratio in
+	// the hundreds): robust evaluation with its defaults.
+	sp2 := testTrace(t, "SDSC-SP2-1998-4.2-cln.swf.gz")
+	out, err := runApp(t, tinyTune(sp2, filepath.Join(t.TempDir(), "run"), "--json", "--no-report")...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var meta tuner.RunMeta
 	decodeOne(t, out, &meta)
-	if meta.Robust != nil {
-		t.Errorf("one window, no replicas: run.json robust %+v, want none", meta.Robust)
+	if meta.Robust == nil || *meta.Robust != tuner.DefaultRobust() {
+		t.Errorf("a loaded log without --robust flags: run.json robust %+v, want %+v", meta.Robust, tuner.DefaultRobust())
 	}
 	bad := []struct {
 		flags []string
