@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ecotune/ecotune/datasets"
-	"github.com/ecotune/ecotune/internal/testtrace"
 	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 )
@@ -33,10 +31,7 @@ func thinRelative() Robust {
 // (user + system, cpu-s/op), which a loaded machine disturbs far less
 // than wall time.
 func BenchmarkRobustTune(b *testing.B) {
-	tr, err := datasets.Open(testtrace.Trace(b, "SDSC-SP2-1998-4.2-cln.swf.gz"), datasets.ReadOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	tr := openSP2(b)
 	for _, bc := range []struct {
 		name   string
 		robust Robust
@@ -74,10 +69,7 @@ func processCPU(b *testing.B) time.Duration {
 // robustness costs a candidate, "promoted" the fraction of candidates
 // replayed past the screening window.
 func BenchmarkEvaluateRobust(b *testing.B) {
-	tr, err := datasets.Open(testtrace.Trace(b, "SDSC-SP2-1998-4.2-cln.swf.gz"), datasets.ReadOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	tr := openSP2(b)
 	for _, bc := range []struct {
 		name   string
 		robust Robust

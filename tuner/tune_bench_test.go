@@ -52,13 +52,20 @@ func BenchmarkEvaluations(b *testing.B) {
 	}
 }
 
+// openSP2 reads the SDSC-SP2 log of ../shared.
+func openSP2(tb testing.TB) *datasets.Trace {
+	tb.Helper()
+	tr, err := datasets.Open(testtrace.Trace(tb, "SDSC-SP2-1998-4.2-cln.swf.gz"), datasets.ReadOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return tr
+}
+
 // sdscProblem is the hgfs problem of the SDSC-SP2 train split (70 % of
 // the jobs, EASY backfilling), as `ecotune tune` on that trace makes it.
 func sdscProblem(b *testing.B) *PolicyProblem {
-	tr, err := datasets.Open(testtrace.Trace(b, "SDSC-SP2-1998-4.2-cln.swf.gz"), datasets.ReadOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	tr := openSP2(b)
 	train, _, err := holdout(tr, 0.7)
 	if err != nil {
 		b.Fatal(err)

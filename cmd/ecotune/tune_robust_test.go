@@ -24,13 +24,7 @@ func TestTuneRobustFlags(t *testing.T) {
 		{[]string{"--robust-replicas", "0", "--robust-thin", "0.8", "--robust-relative"}, tuner.Robust{Windows: 4, Aggregate: "cvar", Alpha: 0.5, Thin: 0.8, Relative: true}},
 	}
 	for _, tc := range cases {
-		dir := filepath.Join(t.TempDir(), "run")
-		out, err := runApp(t, append(tinyTune(trace, dir, "--json", "--no-report"), tc.flags...)...)
-		if err != nil {
-			t.Fatalf("%v: %v", tc.flags, err)
-		}
-		var meta tuner.RunMeta
-		decodeOne(t, out, &meta)
+		meta := tinyRunMeta(t, trace, tc.flags...)
 		if meta.Robust == nil || *meta.Robust != tc.want {
 			t.Errorf("%v: run.json robust %+v, want %+v", tc.flags, meta.Robust, tc.want)
 		}
@@ -39,26 +33,13 @@ func TestTuneRobustFlags(t *testing.T) {
 	// and no flag on a light log (NASA-iPSC: always-on never makes a job
 	// wait long): no robust in run.json.
 	for _, flags := range [][]string{{"--robust-windows", "1", "--robust-replicas", "0"}, {"--robust=false"}, nil} {
-		dir := filepath.Join(t.TempDir(), "run")
-		out, err := runApp(t, append(tinyTune(trace, dir, "--json", "--no-report"), flags...)...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var meta tuner.RunMeta
-		decodeOne(t, out, &meta)
-		if meta.Robust != nil {
+		if meta := tinyRunMeta(t, trace, flags...); meta.Robust != nil {
 			t.Errorf("%v: run.json robust %+v, want none", flags, meta.Robust)
 		}
 	}
 	// No flag on a loaded log (SDSC-SP2: always-on's p90 wait ratio in
 	// the hundreds): robust evaluation with its defaults.
-	sp2 := testTrace(t, "SDSC-SP2-1998-4.2-cln.swf.gz")
-	out, err := runApp(t, tinyTune(sp2, filepath.Join(t.TempDir(), "run"), "--json", "--no-report")...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var meta tuner.RunMeta
-	decodeOne(t, out, &meta)
+	meta := tinyRunMeta(t, testTrace(t, "SDSC-SP2-1998-4.2-cln.swf.gz"))
 	if meta.Robust == nil || *meta.Robust != tuner.DefaultRobust() {
 		t.Errorf("a loaded log without --robust flags: run.json robust %+v, want %+v", meta.Robust, tuner.DefaultRobust())
 	}
@@ -96,13 +77,7 @@ func TestTunePickLoads(t *testing.T) {
 		{[]string{"--pick-loads", "0.7,0.85"}, []float64{0.7, 0.85}},
 		{[]string{"--pick-loads", "1"}, nil},
 	} {
-		dir := filepath.Join(t.TempDir(), "run")
-		out, err := runApp(t, append(tinyTune(trace, dir, "--json", "--no-report"), tc.flags...)...)
-		if err != nil {
-			t.Fatalf("%v: %v", tc.flags, err)
-		}
-		var meta tuner.RunMeta
-		decodeOne(t, out, &meta)
+		meta := tinyRunMeta(t, trace, tc.flags...)
 		found := false
 		for _, p := range meta.Presets {
 			if p.Name != "rel10" {
@@ -120,4 +95,17 @@ func TestTunePickLoads(t *testing.T) {
 			t.Errorf("%v: no rel10 in run.json", tc.flags)
 		}
 	}
+}
+
+// tinyRunMeta runs tinyTune on trace with flags and returns its run.json.
+func tinyRunMeta(t *testing.T, trace string, flags ...string) tuner.RunMeta {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "run")
+	out, err := runApp(t, append(tinyTune(trace, dir, "--json", "--no-report"), flags...)...)
+	if err != nil {
+		t.Fatalf("%v: %v", flags, err)
+	}
+	var meta tuner.RunMeta
+	decodeOne(t, out, &meta)
+	return meta
 }
