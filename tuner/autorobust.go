@@ -51,7 +51,7 @@ func resolveAutoRobust(ctx context.Context, o Options) (Options, error) {
 	}
 	if s[0].QoSP90 >= LoadedQoS {
 		o.Robust = DefaultRobust()
-		note(o.Monitor, "robust evaluation on: always-on's p90 wait ratio on the train split is %.4g (≥ %g, a loaded log)\n", s[0].QoSP90, LoadedQoS)
+		note(o.Monitor, "robust evaluation on: always-on's p90 wait ratio on the train split is %.4g (≥ %g: a loaded log); --robust=false for one plain replay\n", s[0].QoSP90, LoadedQoS)
 	}
 	return o, nil
 }

@@ -332,7 +332,7 @@ func warnInfeasible(c *cli.Context, m *tuner.RunMeta) {
 		if p.Relative {
 			hint = ""
 		}
-		fmt.Fprintf(c.App.ErrWriter, "preset %s: no solution meets the bound %g on the train split (always-on's qos_p90 there is %g); row %d violates it least.%s\n",
+		fmt.Fprintf(c.App.ErrWriter, "preset %s: no solution meets the bound %g on the train split (always-on's qos_p90 there is %.4g); row %d violates it least.%s\n",
 			p.Name, p.Resolved, ao.QoSP90, p.Row, hint)
 	}
 }
