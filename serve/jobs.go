@@ -544,7 +544,6 @@ func (s *Server) tuneOptions(req Request, dir string, command []string) (tuner.O
 	}
 	o.Policy, o.Trace, o.Split, o.Objectives = req.Policy, tr, run.Holdout(0.7), objs
 	o.Sim = sim.Options{Scheduler: req.Scheduler}
-	o.AutoRobust = true // as `ecotune tune` without --robust flags
 	o.Settings = tuner.Settings{
 		Population: req.Population, Generations: req.Generations, Islands: req.Islands, MigrationEvery: 5,
 		Evaluations: req.Evaluations, Seed: req.Seed, Workers: s.workers,

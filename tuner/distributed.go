@@ -74,11 +74,7 @@ type Plan struct {
 // NewPlan is the plan of o for islands that run apart, each waiting at
 // most timeout (0: DefaultIslandTimeout) for a neighbour's migrants.
 func NewPlan(o Options, pv rundir.Provenance, timeout time.Duration) (*Plan, error) {
-	o, err := resolveAutoRobust(context.Background(), o)
-	if err != nil {
-		return nil, err
-	}
-	o, err = o.withDefaults()
+	o, err := o.withDefaults()
 	if err != nil {
 		return nil, err
 	}

@@ -96,10 +96,6 @@ func TunePolicies(ctx context.Context, o Options, t rundir.Target, policies []st
 	if err := t.Prepare(); err != nil {
 		return nil, err
 	}
-	o, err := resolveAutoRobust(ctx, o) // once: every policy on the same replays
-	if err != nil {
-		return nil, err
-	}
 	var metas []*RunMeta
 	var fronts []*Front
 	interrupted := false

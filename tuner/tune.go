@@ -63,14 +63,8 @@ type Options struct {
 	// (windows, jittered replicas) aggregated; the zero value is one plain
 	// replay, the default (see DefaultRobust for the measurements). See
 	// Robust.
-	Robust Robust
-	// AutoRobust, with Robust zero, turns robust evaluation on
-	// (DefaultRobust) for a loaded train split — always-on's p90 wait
-	// ratio there at least LoadedQoS — and leaves it plain otherwise; Tune,
-	// TunePolicies and NewPlan resolve it first, so what they record is
-	// explicit. `ecotune tune` sets it unless a --robust flag is given.
-	AutoRobust bool
-	Settings   Settings
+	Robust   Robust
+	Settings Settings
 	// Monitor, when set, watches the run (cmd's progress bar): it sees
 	// every generation with Status.Hypervolume set to the train split's.
 	Monitor Monitor
@@ -104,12 +98,8 @@ type Outcome struct {
 // continues to the front an uninterrupted run writes. A resume whose problem or settings differ from
 // the checkpoint's is refused with a *rundir.MismatchError naming the fields.
 func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
-	o, err := resolveAutoRobust(ctx, o)
-	if err != nil {
-		return nil, err
-	}
 	start := time.Now()
-	o, err = o.withDefaults()
+	o, err := o.withDefaults()
 	if err != nil {
 		return nil, err
 	}

@@ -101,13 +101,6 @@ last window first and promoted to the other replays unless one of the
 policy's seeds dominates it there (multi-fidelity), so a robust run costs
 at most about 1 + R plain ones.
 
-Without any --robust flag robust evaluation is on for a loaded log —
-always-on's p90 wait ratio on the train split at least 1, as on SDSC-SP2,
-SDSC-Par, SDSC-DS, LANL-CM5, CEA-Curie — and off for a light one
-(NASA-iPSC, OSC-Clust: 0), where every replay agrees and robustness only
-costs time; --robust turns it on, --robust=false off. run.json
-("robust") records what ran.
-
 --robust-thin F adds to each window a copy keeping each job with
 probability F (seeded): a lighter period of the same workload, where the
 parameters a saturated train period cannot see (how many nodes boot at
@@ -156,7 +149,7 @@ func tuneCommand() *cli.Command {
 			&cli.BoolFlag{Name: "reactive-island", Usage: "the first island searches the policy's reactive core alone (hgfs: idle-timeout)"},
 			&cli.StringFlag{Name: "policies", Usage: "tune each of these policies (comma-separated) on the same split and budget, in RUN_DIR/POLICY, and compare them (summary.json, policies.md)"},
 			&cli.BoolFlag{Name: "no-schedule-rule", Usage: "fix the policy's own scheduling rule off (hgfs: drain)"},
-			&cli.BoolFlag{Name: "robust", Usage: "score candidates on several replays of the train split, aggregated (4 windows, 1 jittered replica each, cvar); default: on for a loaded log (always-on's train p90 wait ratio ≥ 1), off otherwise; --robust=false: one plain replay"},
+			&cli.BoolFlag{Name: "robust", Usage: "score candidates on several replays of the train split, aggregated (4 windows, 1 jittered replica each, cvar); off by default"},
 			&cli.IntFlag{Name: "robust-windows", Usage: "robust: consecutive blocks of the train jobs (default 4)"},
 			&cli.IntFlag{Name: "robust-replicas", Usage: "robust: jittered copies of each window (default 1)"},
 			&cli.Int64Flag{Name: "robust-jitter", Usage: "robust: largest submit-time shift of a replica's jobs, in seconds (default 1800)"},
@@ -422,7 +415,7 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 	if o.PickLoads, err = pickLoads(c); err != nil {
 		return o, t, err
 	}
-	if o.Robust, o.AutoRobust, err = robustOptions(c); err != nil {
+	if o.Robust, err = robustOptions(c); err != nil {
 		return o, t, err
 	}
 	t.Provenance.Command = os.Args
@@ -430,23 +423,11 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 	return o, t, nil
 }
 
-// robustOptions are the --robust flags' settings and whether robust
-// evaluation is left to the trace (tuner.Options.AutoRobust): none set is
-// automatic; --robust=false alone is plain; --robust or any --robust-*
+// robustOptions are the --robust flags' settings: none set, or
+// --robust=false alone, is the plain replay; --robust or any --robust-*
 // flag starts from tuner.DefaultRobust and the flags given replace its
 // parts.
-func robustOptions(c *cli.Context) (tuner.Robust, bool, error) {
-	r, err := explicitRobust(c)
-	if err != nil {
-		return r, false, err
-	}
-	auto := r.IsZero() && !c.IsSet("robust")
-	return r, auto, nil
-}
-
-// explicitRobust are the settings the --robust flags give: zero when none
-// is set or --robust=false.
-func explicitRobust(c *cli.Context) (tuner.Robust, error) {
+func robustOptions(c *cli.Context) (tuner.Robust, error) {
 	names := []string{"robust-windows", "robust-replicas", "robust-jitter", "robust-aggregate", "robust-alpha", "robust-thin", "robust-relative"}
 	parts := false
 	for _, n := range names {

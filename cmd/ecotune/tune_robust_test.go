@@ -30,18 +30,11 @@ func TestTuneRobustFlags(t *testing.T) {
 		}
 	}
 	// One window and no replicas is the plain replay, as are --robust=false
-	// and no flag on a light log (NASA-iPSC: always-on never makes a job
-	// wait long): no robust in run.json.
+	// and no flag at all: no robust in run.json.
 	for _, flags := range [][]string{{"--robust-windows", "1", "--robust-replicas", "0"}, {"--robust=false"}, nil} {
 		if meta := tinyRunMeta(t, trace, flags...); meta.Robust != nil {
 			t.Errorf("%v: run.json robust %+v, want none", flags, meta.Robust)
 		}
-	}
-	// No flag on a loaded log (SDSC-SP2: always-on's p90 wait ratio in
-	// the hundreds): robust evaluation with its defaults.
-	meta := tinyRunMeta(t, testTrace(t, "SDSC-SP2-1998-4.2-cln.swf.gz"))
-	if meta.Robust == nil || *meta.Robust != tuner.DefaultRobust() {
-		t.Errorf("a loaded log without --robust flags: run.json robust %+v, want %+v", meta.Robust, tuner.DefaultRobust())
 	}
 	bad := []struct {
 		flags []string
