@@ -6,9 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
 )
 
@@ -125,5 +127,77 @@ func TestNoScheduleRule(t *testing.T) {
 	}
 	if out.Meta.ScheduleRule != "drain off" {
 		t.Errorf("run.json schedule_rule %q, want \"drain off\"", out.Meta.ScheduleRule)
+	}
+}
+
+// TestTunePoliciesResume resumes a finished comparison: with the same
+// options it keeps the runs and writes the same summary; with another
+// seed or scheduler it is refused, naming the field, where it used to
+// keep the old runs under a summary claiming the new options; with other
+// pick checks each run's rel10 pick is chosen again under them; and a
+// finished run whose checkpoint is gone is kept only for the same seed.
+func TestTunePoliciesResume(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cmp")
+	o, tg := smallTune(t, dir)
+	o.Settings.Generations = 2
+	policies := []string{"idle-timeout", "escs"}
+	if _, err := tuner.TunePolicies(context.Background(), o, tg, policies); err != nil {
+		t.Fatal(err)
+	}
+	summary := filepath.Join(dir, tuner.SummaryJSON)
+	first, err := os.ReadFile(summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rg := tg
+	rg.Resume = true
+	if _, err := tuner.TunePolicies(context.Background(), o, rg, policies); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := os.ReadFile(summary); err != nil || string(again) != string(first) {
+		t.Errorf("resuming a finished comparison changed summary.json (err %v)", err)
+	}
+
+	other := o
+	other.Settings.Seed++
+	if _, err := tuner.TunePolicies(context.Background(), other, rg, policies); err == nil || !strings.Contains(err.Error(), "seed") {
+		t.Errorf("resume with another seed: error %v, want a refusal naming the seed", err)
+	}
+
+	// A field the run.json does not name, only the checkpoint.
+	fcfs := o
+	fcfs.Sim.Scheduler = sim.FCFS
+	if _, err := tuner.TunePolicies(context.Background(), fcfs, rg, policies); err == nil || !strings.Contains(err.Error(), "scheduler") {
+		t.Errorf("resume with another scheduler: error %v, want a refusal naming the scheduler", err)
+	}
+
+	repick := o
+	repick.PickLoads = []float64{0.8}
+	if _, err := tuner.TunePolicies(context.Background(), repick, rg, policies); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range policies {
+		meta, _, err := tuner.LoadRun(filepath.Join(dir, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ch := range meta.Presets {
+			if ch.Name == "rel10" && !slices.Equal(ch.Loads, []float64{0.8}) {
+				t.Errorf("%s: rel10 checked on loads %v after a resume with --pick-loads 0.8", p, ch.Loads)
+			}
+		}
+	}
+
+	// Without a checkpoint a finished run is kept, for the same seed only.
+	for _, p := range policies {
+		if err := os.Remove(filepath.Join(dir, p, tuner.CheckpointJSON)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := tuner.TunePolicies(context.Background(), other, rg, policies); err == nil || !strings.Contains(err.Error(), "seed") {
+		t.Errorf("resume without checkpoints with another seed: error %v, want a refusal naming the seed", err)
+	}
+	if _, err := tuner.TunePolicies(context.Background(), repick, rg, policies); err != nil {
+		t.Errorf("resume without checkpoints, same seed: %v", err)
 	}
 }

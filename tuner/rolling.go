@@ -190,21 +190,15 @@ func tuneWindow(ctx context.Context, o Options, t rundir.Target, k, windows int,
 	wt.Dir = filepath.Join(t.Dir, WindowDir(k))
 	wo.Settings.Recorders = slices.Clip(o.Settings.Recorders)
 	if t.Resume {
-		meta, err := finishedRun(wt.Dir)
+		resume, meta, _, err := resumeRun(wo, wt.Dir)
 		if err != nil {
 			return nil, err
 		}
 		if meta != nil {
-			if err := sameWindow(meta, wo, wt.Dir); err != nil {
-				return nil, err
-			}
 			note(o.Monitor, "window %d/%d: finished, kept\n", k, windows)
 			return nil, nil
 		}
-		_, err = os.Stat(filepath.Join(wt.Dir, CheckpointJSON))
-		// Without a checkpoint the window never finished a generation:
-		// start it afresh in its own directory.
-		wt.Resume, wt.Force = err == nil, true
+		wt.Resume, wt.Force = resume, true
 	}
 	j := wo.Split.Jobs
 	note(o.Monitor, "window %d/%d: train jobs %d:%d, test jobs %d:%d\n", k, windows, j.From, j.Cut, j.Cut, j.To)
