@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	rundir "github.com/ecotune/ecotune/run"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+
+	rundir "github.com/ecotune/ecotune/run"
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
@@ -210,37 +210,6 @@ func note(m Monitor, format string, args ...any) {
 	if m != nil {
 		m.Note(fmt.Sprintf(format, args...))
 	}
-}
-
-// finishedRun reads dir's run.json when the run there finished, else
-// returns nil.
-func finishedRun(dir string) (*RunMeta, error) {
-	var m RunMeta
-	err := readJSON(filepath.Join(dir, RunJSON), &m)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return nil, nil
-	case err != nil:
-		return nil, err
-	case m.Interrupted:
-		return nil, nil
-	}
-	return &m, nil
-}
-
-// sameWindow checks that a finished window's run is the one o would run.
-func sameWindow(m *RunMeta, o Options, dir string) error {
-	type id struct {
-		Policy, Split, TraceSHA256 string
-		Seed                       int64
-	}
-	want := id{o.Policy, o.Split.String(), traceDigest(o.Trace), o.Settings.Seed}
-	got := id{m.Policy, m.Split.String(), m.TraceSHA256, m.Seed}
-	if got != want {
-		return fmt.Errorf("--resume: %s holds policy %s, seed %d, split %q of trace %.12s; this run tunes policy %s, seed %d, split %q of trace %.12s",
-			filepath.Join(dir, RunJSON), got.Policy, got.Seed, got.Split, got.TraceSHA256, want.Policy, want.Seed, want.Split, want.TraceSHA256)
-	}
-	return nil
 }
 
 // summarize reads the finished windows' run directories (bounds cut their

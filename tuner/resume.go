@@ -1,0 +1,113 @@
+package tuner
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	rundir "github.com/ecotune/ecotune/run"
+)
+
+// resumeRun says how TunePolicies and TuneWindows resume o's run in dir:
+// resume it through Tune (resume true), keep it as it is (meta and front
+// returned), or start it afresh (neither).
+//
+// A finished run is kept if it is o's: its checkpoint's fingerprint
+// agrees with o on every field o alone decides (trace, split, policy,
+// cluster, scheduler, simulator options, constraints, presets, robust
+// evaluation, seed: a *rundir.MismatchError naming the others refuses
+// it), or, without a checkpoint, its run.json names o's policy, seed,
+// split and trace. Kept, unless its relative presets were checked on
+// other train windows or loads than o asks for (PickWindows, PickLoads,
+// which are not part of the fingerprint): then it resumes through Tune,
+// which chooses the picks again at the cost of the front's replays on
+// the test split and the check windows, not of a search. A run that did
+// not finish resumes from its checkpoint, or starts afresh without one.
+//
+// Why not keep every finished run, as before: a resume with another seed
+// or trace kept the old runs under a summary claiming the new ones, and
+// one with other pick checks kept the old picks.
+func resumeRun(o Options, dir string) (resume bool, meta *RunMeta, front *Front, err error) {
+	_, err = os.Stat(filepath.Join(dir, CheckpointJSON))
+	hasCheckpoint := err == nil
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return false, nil, nil, err
+	}
+	m, err := finishedRun(dir)
+	if err != nil || m == nil {
+		return hasCheckpoint, nil, nil, err
+	}
+	if o, err = o.withDefaults(); err != nil {
+		return false, nil, nil, err
+	}
+	if err := sameWindow(m, o, dir); err != nil {
+		return false, nil, nil, err
+	}
+	if hasCheckpoint {
+		ck, err := ReadCheckpoint(dir)
+		if err != nil {
+			return false, nil, nil, err
+		}
+		want := o.fingerprint()
+		want["seed"] = rundir.FingerprintValue(o.Settings.Seed)
+		was := rundir.Fingerprint{}
+		for k := range want {
+			if v, ok := ck.Fields[k]; ok {
+				was[k] = v
+			}
+		}
+		if err := rundir.Check(ck.path, was, want); err != nil {
+			return false, nil, nil, fmt.Errorf("tuner: %w", err)
+		}
+		if !samePickChecks(m, o) {
+			return true, nil, nil, nil
+		}
+	}
+	meta, front, err = LoadRun(dir)
+	return false, meta, front, err
+}
+
+// samePickChecks reports whether m's relative presets were checked on
+// the train windows and loads o asks for.
+func samePickChecks(m *RunMeta, o Options) bool {
+	k, loads := pickWindowCount(o, m.TrainJobs), pickLoads(o)
+	for _, ch := range m.Presets {
+		if ch.Relative && ch.Row >= 0 && (ch.Windows != k || !slices.Equal(ch.Loads, loads)) {
+			return false
+		}
+	}
+	return true
+}
+
+// finishedRun reads dir's run.json when the run there finished, else
+// returns nil.
+func finishedRun(dir string) (*RunMeta, error) {
+	var m RunMeta
+	err := readJSON(filepath.Join(dir, RunJSON), &m)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case m.Interrupted:
+		return nil, nil
+	}
+	return &m, nil
+}
+
+// sameWindow checks that a finished window's run is the one o would run.
+func sameWindow(m *RunMeta, o Options, dir string) error {
+	type id struct {
+		Policy, Split, TraceSHA256 string
+		Seed                       int64
+	}
+	want := id{o.Policy, o.Split.String(), traceDigest(o.Trace), o.Settings.Seed}
+	got := id{m.Policy, m.Split.String(), m.TraceSHA256, m.Seed}
+	if got != want {
+		return fmt.Errorf("--resume: %s holds policy %s, seed %d, split %q of trace %.12s; this run tunes policy %s, seed %d, split %q of trace %.12s",
+			filepath.Join(dir, RunJSON), got.Policy, got.Seed, got.Split, got.TraceSHA256, want.Policy, want.Seed, want.Split, want.TraceSHA256)
+	}
+	return nil
+}
