@@ -17,13 +17,14 @@ import (
 // A finished run is kept if it is o's: its checkpoint's fingerprint
 // agrees with o on every field o alone decides (trace, split, policy,
 // cluster, scheduler, simulator options, constraints, presets, robust
-// evaluation, seed: a *rundir.MismatchError naming the others refuses
-// it), or, without a checkpoint, its run.json names o's policy, seed,
-// split and trace. Kept, unless its relative presets were checked on
-// other train windows or loads than o asks for (PickWindows, PickLoads,
-// which are not part of the fingerprint): then it resumes through Tune,
-// which chooses the picks again at the cost of the front's replays on
-// the test split and the check windows, not of a search. A run that did
+// evaluation, seed), or, without a checkpoint, its run.json names o's
+// policy, seed, split and trace; a run that differs is refused (with a
+// *rundir.MismatchError naming the fields when it has a checkpoint). But
+// if its relative presets were checked on other train windows or loads
+// than o asks for (PickWindows, PickLoads, which are not part of the
+// fingerprint), it resumes through Tune, which chooses the picks again
+// at the cost of the front's replays on the test split and the check
+// windows, not of a search. A run that did
 // not finish resumes from its checkpoint, or starts afresh without one.
 //
 // Why not keep every finished run, as before: a resume with another seed
