@@ -18,8 +18,9 @@ import (
 // agrees with o on every field o alone decides (trace, split, policy,
 // cluster, scheduler, simulator options, constraints, presets, robust
 // evaluation, seed), or, without a checkpoint, its run.json names o's
-// policy, seed, split and trace; a run that differs is refused (with a
-// *rundir.MismatchError naming the fields when it has a checkpoint). But
+// policy, seed, split and trace; a run that differs is refused, naming
+// what differs (policy, seed, split or trace first; the fingerprint's
+// other fields in a *rundir.MismatchError). But
 // if its relative presets were checked on other train windows or loads
 // than o asks for (PickWindows, PickLoads, which are not part of the
 // fingerprint), it resumes through Tune, which chooses the picks again
