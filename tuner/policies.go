@@ -70,10 +70,8 @@ type PresetPick struct {
 // writes t.Dir/summary.json (PoliciesSummary). With t.Resume, the
 // finished runs are kept if they are o's (a run of other options is
 // refused) and picked again if o's pick checks differ, and an interrupted
-// one resumes (resumeRun).
-// Cancelling ctx stops the
-// current policy's run; the summary then lists the finished ones, marked
-// interrupted.
+// one resumes (resumeRun). Cancelling ctx stops the current policy's run;
+// the summary then lists the finished ones, marked interrupted.
 func TunePolicies(ctx context.Context, o Options, t rundir.Target, policies []string) (*PoliciesSummary, error) {
 	if len(policies) == 0 {
 		return nil, errors.New("tuner: no policies to tune")

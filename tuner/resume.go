@@ -44,7 +44,7 @@ func resumeRun(o Options, dir string) (resume bool, meta *RunMeta, front *Front,
 	if o, err = o.withDefaults(); err != nil {
 		return false, nil, nil, err
 	}
-	if err := sameWindow(m, o, dir); err != nil {
+	if err := sameRun(m, o, dir); err != nil {
 		return false, nil, nil, err
 	}
 	if hasCheckpoint {
@@ -99,8 +99,9 @@ func finishedRun(dir string) (*RunMeta, error) {
 	return &m, nil
 }
 
-// sameWindow checks that a finished window's run is the one o would run.
-func sameWindow(m *RunMeta, o Options, dir string) error {
+// sameRun checks that a finished run (a window, a policy of several) is
+// the one o would run: its policy, seed, split and trace.
+func sameRun(m *RunMeta, o Options, dir string) error {
 	type id struct {
 		Policy, Split, TraceSHA256 string
 		Seed                       int64

@@ -12,10 +12,9 @@ import (
 	"slices"
 	"strconv"
 
-	rundir "github.com/ecotune/ecotune/run"
-
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
+	rundir "github.com/ecotune/ecotune/run"
 )
 
 // Files TuneWindows writes into its directory, beside window-1 … window-K.
