@@ -134,7 +134,8 @@ func TestNoScheduleRule(t *testing.T) {
 // options it keeps the runs and writes the same summary; with another
 // seed or scheduler it is refused, naming the field, where it used to
 // keep the old runs under a summary claiming the new options; with other
-// pick checks each run's rel10 pick is chosen again under them; and a
+// pick checks each run's rel10 pick is chosen again under them; with a
+// larger budget the searches continue to a fresh run's fronts; and a
 // finished run whose checkpoint is gone is kept only for the same seed.
 func TestTunePoliciesResume(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cmp")
@@ -185,6 +186,32 @@ func TestTunePoliciesResume(t *testing.T) {
 			if ch.Name == "rel10" && !slices.Equal(ch.Loads, []float64{0.8}) {
 				t.Errorf("%s: rel10 checked on loads %v after a resume with --pick-loads 0.8", p, ch.Loads)
 			}
+		}
+	}
+
+	// A larger budget continues the searches, to the runs a fresh
+	// comparison with that budget makes.
+	longer := repick // the pick checks the runs have now: only the budget differs
+	longer.Settings.Generations = 3
+	if _, err := tuner.TunePolicies(context.Background(), longer, rg, policies); err != nil {
+		t.Fatal(err)
+	}
+	fresh := filepath.Join(t.TempDir(), "fresh")
+	_, ft := smallTune(t, fresh)
+	if _, err := tuner.TunePolicies(context.Background(), longer, ft, policies); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range policies {
+		a, err := os.ReadFile(filepath.Join(dir, p, tuner.FrontCSV))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(fresh, p, tuner.FrontCSV))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(a) != string(b) {
+			t.Errorf("%s: the front resumed to 3 generations differs from a fresh 3-generation run's", p)
 		}
 	}
 

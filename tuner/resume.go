@@ -25,7 +25,8 @@ import (
 // than o asks for (PickWindows, PickLoads, which are not part of the
 // fingerprint), it resumes through Tune, which chooses the picks again
 // at the cost of the front's replays on the test split and the check
-// windows, not of a search. A run that did
+// windows, not of a search; and if o's budget (generations, evaluations)
+// goes further than the run went, Tune continues its search. A run that did
 // not finish resumes from its checkpoint, or starts afresh without one.
 //
 // Why not keep every finished run, as before: a resume with another seed
@@ -63,12 +64,19 @@ func resumeRun(o Options, dir string) (resume bool, meta *RunMeta, front *Front,
 		if err := rundir.Check(ck.path, was, want); err != nil {
 			return false, nil, nil, fmt.Errorf("tuner: %w", err)
 		}
-		if !samePickChecks(m, o) {
+		if !samePickChecks(m, o) || !reachedBudget(m, o.Settings) {
 			return true, nil, nil, nil
 		}
 	}
 	meta, front, err = LoadRun(dir)
 	return false, meta, front, err
+}
+
+// reachedBudget reports whether the finished run m went as far as s
+// asks: its generations, or its evaluation budget. A run given a larger
+// budget resumes through Tune, which continues its search.
+func reachedBudget(m *RunMeta, s Settings) bool {
+	return m.Generations >= s.Generations || (s.Evaluations > 0 && m.Evaluations >= s.Evaluations)
 }
 
 // samePickChecks reports whether m's relative presets were checked on

@@ -60,9 +60,10 @@ exits at once); --resume continues to exactly the front an uninterrupted
 run gives. The same seed gives the same front whatever
 --workers is. A finished run resumed with other --pick-windows or
 --pick-loads chooses its picks again without searching (the front's
-replays only); with --policies or --windows the finished runs are kept,
+replays only), and one given a larger --generations or --evaluations
+searches on; with --policies or --windows the finished runs are kept,
 refused if made with other options (trace, split, seed, scheduler, ...),
-and picked again likewise.
+and picked again or searched on likewise.
 
 --windows K (K ≥ 2) is rolling-origin validation instead of one holdout:
 the jobs are cut into K+1 consecutive blocks of equal job counts (to one
