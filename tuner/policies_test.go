@@ -202,17 +202,7 @@ func TestTunePoliciesResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range policies {
-		a, err := os.ReadFile(filepath.Join(dir, p, tuner.FrontCSV))
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := os.ReadFile(filepath.Join(fresh, p, tuner.FrontCSV))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(a) != string(b) {
-			t.Errorf("%s: the front resumed to 3 generations differs from a fresh 3-generation run's", p)
-		}
+		sameFiles(t, filepath.Join(dir, p), filepath.Join(fresh, p), tuner.FrontCSV)
 	}
 
 	// Without a checkpoint a finished run is kept, for the same seed only.
