@@ -73,22 +73,8 @@ type PresetPick struct {
 // one resumes (resumeRun). Cancelling ctx stops the current policy's run;
 // the summary then lists the finished ones, marked interrupted.
 func TunePolicies(ctx context.Context, o Options, t rundir.Target, policies []string) (*PoliciesSummary, error) {
-	if len(policies) == 0 {
-		return nil, errors.New("tuner: no policies to tune")
-	}
-	seen := map[string]bool{}
-	for _, p := range policies {
-		spec, err := policy.Lookup(p)
-		if err != nil {
-			return nil, err
-		}
-		if spec.Clairvoyant || p == AlwaysOn {
-			return nil, fmt.Errorf("tuner: policy %s is a reference (always-on, the oracle), compared with every tuned policy already", p)
-		}
-		if seen[p] {
-			return nil, fmt.Errorf("tuner: policy %s named twice", p)
-		}
-		seen[p] = true
+	if err := checkPolicyList(policies); err != nil {
+		return nil, err
 	}
 	if t.Dir == "" {
 		return nil, errors.New("tuner: no run directory")
@@ -144,6 +130,29 @@ func TunePolicies(ctx context.Context, o Options, t rundir.Target, policies []st
 		return nil, err
 	}
 	return s, writeFileAtomic(filepath.Join(t.Dir, SummaryJSON), append(b, '\n'))
+}
+
+// checkPolicyList checks the policies of a comparison: at least one, each
+// a tunable policy (not a reference), none twice.
+func checkPolicyList(policies []string) error {
+	if len(policies) == 0 {
+		return errors.New("tuner: no policies to tune")
+	}
+	seen := map[string]bool{}
+	for _, p := range policies {
+		spec, err := policy.Lookup(p)
+		if err != nil {
+			return err
+		}
+		if spec.Clairvoyant || p == AlwaysOn {
+			return fmt.Errorf("tuner: policy %s is a reference (always-on, the oracle), compared with every tuned policy already", p)
+		}
+		if seen[p] {
+			return fmt.Errorf("tuner: policy %s named twice", p)
+		}
+		seen[p] = true
+	}
+	return nil
 }
 
 // summarizePolicies builds the summary from the runs' run.json and fronts.

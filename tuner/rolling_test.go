@@ -216,6 +216,22 @@ func checkFiles(t *testing.T, dir string, s *tuner.WindowsSummary) {
 	}
 }
 
+// cancelInSearch is a Recorder that calls cancel once the k-th search of
+// a series (windows, policies, seeds) has finished its generation 1:
+// generation 0 opens each search.
+func cancelInSearch(k int, cancel func()) tuner.Recorder {
+	starts := 0
+	return tuner.RecorderFunc(func(s *tuner.Status) error {
+		if s.Generation == 0 {
+			starts++
+		}
+		if starts == k && s.Generation == 1 {
+			cancel()
+		}
+		return nil
+	})
+}
+
 // TestTuneWindowsResume cancels a rolling-origin run in window 2 after its
 // first generation and resumes it: window 1 is kept as it was, and
 // windows.json and windows.csv equal an uninterrupted run's byte for byte.
@@ -231,16 +247,7 @@ func TestTuneWindowsResume(t *testing.T) {
 	cut.Settings.Generations = 2
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	starts := 0 // windows begun: generation 0 opens each
-	cut.Settings.Recorders = []tuner.Recorder{tuner.RecorderFunc(func(s *tuner.Status) error {
-		if s.Generation == 0 {
-			starts++
-		}
-		if starts == 2 && s.Generation == 1 {
-			cancel()
-		}
-		return nil
-	})}
+	cut.Settings.Recorders = []tuner.Recorder{cancelInSearch(2, cancel)} // in window 2
 	out, err := tuner.TuneWindows(ctx, cut, ct, 2)
 	if err != nil {
 		t.Fatal(err)

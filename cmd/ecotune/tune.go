@@ -82,6 +82,16 @@ and writes RUN_DIR/summary.json (per policy: hypervolume on train and test
 in the fixed box, in [0, 1]; every preset's pick with its scores and
 feasibility on both splits; always-on's and the oracle's scores) and
 RUN_DIR/policies.md comparing them (with policies-front.svg).
+--seeds 1,2,... (with --policies, instead of --seed) repeats that
+comparison once per seed, in RUN_DIR/seed-S, and writes
+RUN_DIR/seeds.json and RUN_DIR/seeds.md: per policy its test and train
+hypervolume over the seeds (mean, lowest, highest, each seed's), whether
+the seeds tell it apart from the next policy down (only when its lowest
+seed is above the other's highest), and per preset on how many seeds the
+pick met its bound on each split, with its test qos_p90 and share of the
+oracle's test off-seconds over the seeds. A search is random: one seed
+can rank two policies either way when they differ by less than their
+spread across seeds.
 --no-schedule-rule fixes a policy's own scheduling rule off (hgfs: drain,
 which changes who backfills under EASY), so its gains are power
 decisions'; run.json's schedule_rule says which.
@@ -137,13 +147,15 @@ Examples, one per common task:
   ecotune report runs/mine --pick knee --force
   ecotune export runs/mine --pick qos0.1 -o rules.json --slurm
   # which policy suits this log? tune several on the same split and budget
-  ecotune tune --policies hgfs,idle-timeout,escs,eecluster --evaluations 1500 --seed 1 -o runs/cmp`
+  ecotune tune --policies hgfs,idle-timeout,escs,eecluster --evaluations 1500 --seed 1 -o runs/cmp
+  # is the ranking more than one seed's luck? the same comparison with seeds 1 and 2
+  ecotune tune --policies hgfs,idle-timeout --evaluations 1500 --seeds 1,2 -o runs/cmp2`
 
 func tuneCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "tune",
 		Usage:       "NSGA-II / genetic-fuzzy search, holdout, front",
-		UsageText:   "ecotune tune [TRACE | --trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--no-schedule-rule] [--robust [--robust-windows K] [--robust-replicas R] [--robust-jitter S] [--robust-aggregate mean|worst|cvar] [--robust-alpha A] [--robust-thin F] [--robust-relative]] [--policies a,b,...] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--pick-windows K] [--pick-loads F,...] [--train 0.7 | --windows K] [--scheduler easy|fcfs|conservative] [--cluster FILE] [-o DIR] [--resume] [--force] [--json] [--slurm [--sbatch-args ARGS] [--dry-run]]",
+		UsageText:   "ecotune tune [TRACE | --trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--no-schedule-rule] [--robust [--robust-windows K] [--robust-replicas R] [--robust-jitter S] [--robust-aggregate mean|worst|cvar] [--robust-alpha A] [--robust-thin F] [--robust-relative]] [--policies a,b,... [--seeds 1,2,...]] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--pick-windows K] [--pick-loads F,...] [--train 0.7 | --windows K] [--scheduler easy|fcfs|conservative] [--cluster FILE] [-o DIR] [--resume] [--force] [--json] [--slurm [--sbatch-args ARGS] [--dry-run]]",
 		ArgsUsage:   traceArgsUsage,
 		Description: tuneHelp + "\n\nDISTRIBUTED\n" + tuneSlurmHelp + "\n\nScores (objectives.All: name, default direction, unit, meaning):\n" + objectives.Help(),
 		Flags: append(append(traceFlags(),
@@ -153,6 +165,7 @@ func tuneCommand() *cli.Command {
 			&cli.IntFlag{Name: "islands", Value: 2, Usage: "populations with ring migration"},
 			&cli.BoolFlag{Name: "reactive-island", Usage: "the first island searches the policy's reactive core alone (hgfs: idle-timeout)"},
 			&cli.StringFlag{Name: "policies", Usage: "tune each of these policies (comma-separated) on the same split and budget, in RUN_DIR/POLICY, and compare them (summary.json, policies.md)"},
+			&cli.StringFlag{Name: "seeds", Usage: "with --policies: repeat the comparison with each of these seeds (comma-separated), in RUN_DIR/seed-S, and summarise the spread (seeds.json, seeds.md)"},
 			&cli.BoolFlag{Name: "no-schedule-rule", Usage: "fix the policy's own scheduling rule off (hgfs: drain)"},
 			&cli.BoolFlag{Name: "robust", Usage: "score candidates on several replays of the train split, aggregated (4 windows, 1 jittered replica each, cvar); off by default"},
 			&cli.IntFlag{Name: "robust-windows", Usage: "robust: consecutive blocks of the train jobs (default 4)"},
@@ -208,6 +221,9 @@ func runTune(c *cli.Context) error {
 	defer stop()
 	if c.Int("windows") != 0 {
 		return runWindows(ctx, c, o, t)
+	}
+	if c.IsSet("seeds") {
+		return runSeeds(ctx, c, o, t)
 	}
 	if c.IsSet("policies") {
 		return runPolicies(ctx, c, o, t)
@@ -284,15 +300,82 @@ func runWindows(ctx context.Context, c *cli.Context, o tuner.Options, t run.Targ
 	return err
 }
 
-// runPolicies is `tune --policies a,b,...`: each policy tuned on the same
-// split and budget, then compared.
-func runPolicies(ctx context.Context, c *cli.Context, o tuner.Options, t run.Target) error {
+// policyNames is the list of --policies.
+func policyNames(c *cli.Context) []string {
 	var names []string
 	for _, p := range strings.Split(c.String("policies"), ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			names = append(names, p)
 		}
 	}
+	return names
+}
+
+// seedList parses --seeds: comma-separated whole numbers.
+func seedList(c *cli.Context) ([]int64, error) {
+	var seeds []int64
+	for _, f := range strings.Split(c.String("seeds"), ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		s, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("tune: --seeds %q: %q is not a whole number", c.String("seeds"), f)
+		}
+		seeds = append(seeds, s)
+	}
+	if len(seeds) == 0 {
+		return nil, fmt.Errorf("tune: --seeds %q: no seed", c.String("seeds"))
+	}
+	return seeds, nil
+}
+
+// runSeeds is `tune --policies a,b,... --seeds 1,2,...`: the comparison
+// once per seed, then their spread.
+func runSeeds(ctx context.Context, c *cli.Context, o tuner.Options, t run.Target) error {
+	seeds, err := seedList(c)
+	if err != nil {
+		return err
+	}
+	names := policyNames(c)
+	s, err := tuner.TuneSeeds(ctx, o, t, names, seeds)
+	if err != nil {
+		return err
+	}
+	md := ""
+	if !c.Bool("no-report") {
+		if md, err = reports.WriteSeedsRun(t.Dir, s, true); err != nil {
+			return fmt.Errorf("tune: %w", err)
+		}
+	}
+	if s.Interrupted {
+		fmt.Fprintf(c.App.ErrWriter, "interrupted in seed %d (%d of %d); continue with: ecotune tune ... --policies %s --seeds %s -o %s --resume\n",
+			seeds[len(s.Seeds)], len(s.Seeds)+1, len(seeds), c.String("policies"), c.String("seeds"), t.Dir)
+	}
+	return printSummary(c, s, filepath.Join(t.Dir, tuner.SeedsJSON), md)
+}
+
+// printSummary prints what a comparison wrote: with --json the summary s
+// itself, else the summary's path and the report's, md (if one was
+// written).
+func printSummary(c *cli.Context, s any, path, md string) error {
+	if c.Bool("json") {
+		return json.NewEncoder(c.App.Writer).Encode(s)
+	}
+	if _, err := fmt.Fprintln(c.App.Writer, path); err != nil {
+		return err
+	}
+	if md == "" {
+		return nil
+	}
+	_, err := fmt.Fprintln(c.App.Writer, md)
+	return err
+}
+
+// runPolicies is `tune --policies a,b,...`: each policy tuned on the same
+// split and budget, then compared.
+func runPolicies(ctx context.Context, c *cli.Context, o tuner.Options, t run.Target) error {
+	names := policyNames(c)
 	s, err := tuner.TunePolicies(ctx, o, t, names)
 	if err != nil {
 		return err
@@ -306,16 +389,7 @@ func runPolicies(ctx context.Context, c *cli.Context, o tuner.Options, t run.Tar
 	if s.Interrupted {
 		fmt.Fprintf(c.App.ErrWriter, "interrupted after %d of %d policies; continue with: ecotune tune ... --policies %s -o %s --resume\n", len(s.Policies), len(names), c.String("policies"), t.Dir)
 	}
-	if c.Bool("json") {
-		return json.NewEncoder(c.App.Writer).Encode(s)
-	}
-	if _, err := fmt.Fprintln(c.App.Writer, filepath.Join(t.Dir, tuner.SummaryJSON)); err != nil {
-		return err
-	}
-	if md != "" {
-		_, err = fmt.Fprintln(c.App.Writer, md)
-	}
-	return err
+	return printSummary(c, s, filepath.Join(t.Dir, tuner.SummaryJSON), md)
 }
 
 // warnInfeasible tells which presets no solution meets, offering the
@@ -344,6 +418,12 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 		return o, t, fmt.Errorf("tune: --windows %d: rolling-origin validation needs at least 2 windows (0 turns it off; one window is the plain --train holdout)", w)
 	case c.IsSet("policies") && (c.IsSet("policy") || w != 0):
 		return o, t, fmt.Errorf("tune: --policies tunes each policy it names on one --train split: leave out --policy and --windows")
+	case c.IsSet("seeds") && !c.IsSet("policies"):
+		return o, t, fmt.Errorf("tune: --seeds repeats a --policies comparison once per seed: give --policies too (or --seed for one run)")
+	case c.IsSet("seeds") && c.IsSet("seed"):
+		return o, t, fmt.Errorf("tune: --seeds and --seed exclude each other: --seeds gives every seed of the comparison")
+	case c.IsSet("seeds") && (c.Bool("slurm") || slurmOnlyFlag(c) != ""):
+		return o, t, fmt.Errorf("tune: --seeds runs its comparisons in this process: leave out --slurm")
 	case w >= 2 && c.IsSet("train"):
 		return o, t, fmt.Errorf("tune: --train and --windows %d exclude each other: the windows fix the split (each trains on one of %d equal blocks of jobs and tests on the next)", w, w+1)
 	}
@@ -410,6 +490,9 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 			name = "policies"
 		}
 		t.Dir = filepath.Join("runs", fmt.Sprintf("%s-%s-seed%d", name, t.Provenance.Trace, o.Settings.Seed))
+		if c.IsSet("seeds") {
+			t.Dir = filepath.Join("runs", fmt.Sprintf("%s-%s-seeds%s", name, t.Provenance.Trace, strings.ReplaceAll(strings.ReplaceAll(c.String("seeds"), ",", "-"), " ", "")))
+		}
 	}
 	t.Resume, t.Force = c.Bool("resume"), c.Bool("force")
 	o.ReactiveIsland = c.Bool("reactive-island")

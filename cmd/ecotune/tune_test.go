@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ecotune/ecotune/reports"
+	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/tuner"
 )
 
@@ -166,5 +168,52 @@ func TestTunePoliciesCommand(t *testing.T) {
 	}
 	if out, err := runApp(t, "tune", "--policies", "hgfs", "--policy", "escs", "-o", filepath.Join(t.TempDir(), "x")); err == nil || !strings.Contains(err.Error(), "leave out --policy") {
 		t.Errorf("--policies with --policy: %v\n%s", err, out)
+	}
+}
+
+// tune --policies --seeds writes seeds.json and seeds.md over a comparison
+// per seed (seed-S/summary.json, seed-S/policies.md), and refuses --seeds
+// without --policies, beside --seed, and a seed that is not a number.
+func TestTuneSeedsCommand(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cmp")
+	out, err := runApp(t, "--quiet", "tune", "--policies", "idle-timeout,escs", "--seeds", "1, 2", "--generations", "1", "--population", "8", "--islands", "1", "-o", dir)
+	if err != nil {
+		t.Fatalf("tune --seeds: %v\n%s", err, out)
+	}
+	if want := filepath.Join(dir, tuner.SeedsJSON) + "\n" + filepath.Join(dir, reports.SeedsMarkdown) + "\n"; out != want {
+		t.Errorf("printed %q, want %q", out, want)
+	}
+	for _, name := range []string{"seed-1/summary.json", "seed-2/summary.json", "seed-1/policies.md", "seed-2/escs/report/report.html"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		}
+	}
+	var s tuner.SeedsSummary
+	if err := run.ReadJSON(filepath.Join(dir, tuner.SeedsJSON), &s); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Seeds, []int64{1, 2}) || len(s.Policies) != 2 {
+		t.Errorf("seeds.json: seeds %v, %d policies", s.Seeds, len(s.Policies))
+	}
+	md, err := os.ReadFile(filepath.Join(dir, reports.SeedsMarkdown))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "seeds 1, 2") || !strings.Contains(string(md), "## Preset rel10") {
+		t.Errorf("seeds.md:\n%s", md)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--seeds", "1,2"}, "give --policies too"},
+		{[]string{"--policies", "escs", "--seeds", "1,2", "--seed", "3"}, "exclude each other"},
+		{[]string{"--policies", "escs", "--seeds", "1,x"}, `"x" is not a whole number`},
+		{[]string{"--policies", "escs", "--seeds", ","}, "no seed"},
+	} {
+		args := append([]string{"tune", "-o", filepath.Join(t.TempDir(), "x")}, tc.args...)
+		if out, err := runApp(t, args...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want %q\n%s", tc.args, err, tc.want, out)
+		}
 	}
 }
