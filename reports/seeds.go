@@ -47,7 +47,7 @@ func SeedsText(s *tuner.SeedsSummary) string {
 	fmt.Fprintf(&b, "# Tuned policies compared over seeds\n\nTrace %s (sha256 %.12s), split %s, scheduler %s, seeds %s (one comparison each: %s).\n",
 		s.Trace, s.TraceSHA256, s.Split, s.Scheduler, seedList(s.Seeds), strings.Join(s.Dirs, ", "))
 	if s.Interrupted {
-		b.WriteString("\nInterrupted: only the seeds listed are summarised, the last perhaps in part (continue with --resume).\n")
+		b.WriteString("\nInterrupted: only the seeds listed, those finished before the interruption, are summarised (continue with --resume).\n")
 	}
 	b.WriteString("\nHypervolume in each split's fixed box, in [0, 1]; mean over the seeds, then the lowest and the highest.\n\n")
 	b.WriteString("| policy | test HV mean | test HV min–max | per seed | train HV mean |\n|---|---|---|---|---|\n")

@@ -50,4 +50,11 @@ func TestSeedsText(t *testing.T) {
 	if ia, ib, ic := strings.Index(text, "| a |"), strings.Index(text, "| b |"), strings.Index(text, "| c |"); !(ia < ib && ib < ic) {
 		t.Errorf("policies not ranked a, b, c by mean test hypervolume:\n%s", text)
 	}
+	if strings.Contains(text, "Interrupted") {
+		t.Errorf("a finished comparison is marked interrupted:\n%s", text)
+	}
+	s.Interrupted = true
+	if text := SeedsText(s); !strings.Contains(text, "those finished before the interruption") {
+		t.Errorf("an interrupted comparison does not say so:\n%s", text)
+	}
 }
