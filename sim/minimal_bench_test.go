@@ -29,9 +29,10 @@ import (
 // about four times as fast, and the issue that set the simulator's
 // targets (2× for always-on FCFS, 3× for idle-timeout under EASY) gave
 // figures the idiomatic loop reproduces: the simulator as it was then
-// (commit a8baf61) costs 1.8–2.2× and 3.6–4.0× the idiomatic loop, the
-// issue's own 2.3–3.0× and 3.5–4.3×, against 8–12× and 13–20× the
-// strict one. BenchmarkVsMinimal reports both ratios.
+// (commit a8baf61, this file copied in) costs 2.3× and 4.1× the
+// idiomatic loop (medians of -count 10), within the issue's own 2.3–3.0×
+// and 3.5–4.3×, against 8.5× and 15× the strict one. BenchmarkVsMinimal
+// reports both ratios.
 
 // minJob is what the minimal loop reads of a trace job.
 type minJob struct {
