@@ -110,6 +110,13 @@ func (s *Simulator) squeezeIdle() {
 		}
 		l.sorted = true
 	}
+	// The next node appended must be compared with the last entry as it
+	// now stands, which sorting may have changed: not with the node
+	// appended last.
+	l.lastTime, l.lastID = policy.NoTime, noNode
+	if n > 0 {
+		l.lastTime, l.lastID = s.st.view.Nodes[nodes[n-1]].IdleSince, nodes[n-1]
+	}
 }
 
 // sortIdle sorts nearly sorted idle nodes by (IdleSince, ID).
