@@ -287,27 +287,28 @@ type benchCase struct {
 	ref, subj, idiom func(testing.TB) func() // set up, then return one replay
 }
 
+// openSlots opens a trace of ../shared and counts its machine's slots.
+func openSlots(tb testing.TB, file string) (*datasets.Trace, int) {
+	tr := openTrace(tb, file)
+	c, err := sim.ClusterFromTrace(tr.Meta)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return tr, c.Slots()
+}
+
 func minimalCase(file string) func(testing.TB) func() {
 	return func(tb testing.TB) func() {
-		tr := openTrace(tb, file)
-		c, err := sim.ClusterFromTrace(tr.Meta)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		m := newMinLoop(tr, c.Slots())
+		m := newMinLoop(openSlots(tb, file))
 		return func() { m.replay() }
 	}
 }
 
 func idiomCase(file string) func(testing.TB) func() {
 	return func(tb testing.TB) func() {
-		tr := openTrace(tb, file)
-		c, err := sim.ClusterFromTrace(tr.Meta)
-		if err != nil {
-			tb.Fatal(err)
-		}
+		tr, slots := openSlots(tb, file)
 		start := make([]int64, len(tr.Jobs))
-		return func() { idiomReplay(tr.Jobs, c.Slots(), start) }
+		return func() { idiomReplay(tr.Jobs, slots, start) }
 	}
 }
 
