@@ -21,8 +21,8 @@ type idleList struct {
 	pos      []int32 // per Idle node: its index in nodes (stale otherwise)
 	gone     int     // gone entries in nodes
 	sorted   bool    // the live entries are in (IdleSince, ID) order
-	lastTime int64   // IdleSince and ID of the entry appended last
-	lastID   int
+	lastTime int64   // IdleSince and ID of the last entry (the one appended
+	lastID   int     // last, or after a squeeze the last live one), if any
 }
 
 const noNode = -1
