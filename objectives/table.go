@@ -55,6 +55,11 @@ type Objective struct {
 	DisplayUnit string
 	// DisplayScale converts the stored value to DisplayUnit.
 	DisplayScale float64
+	// Service marks a score of the service the jobs get (their waits),
+	// which the clairvoyant oracle keeps at always-on's by design (it
+	// starts every job when always-on does, up to backfilling under
+	// EASY): a hypervolume box takes its bounds from always-on alone.
+	Service bool
 
 	get func(*Scores) float64
 }
@@ -67,7 +72,7 @@ const (
 // table is the objectives in the order of names.go: the order of the
 // front files' columns.
 var table = []Objective{
-	{Name: QoSP90, Label: "p90 wait ratio", Unit: "ratio", Direction: Minimize, Format: "%.4f", DisplayScale: 1,
+	{Name: QoSP90, Label: "p90 wait ratio", Unit: "ratio", Direction: Minimize, Format: "%.4f", DisplayScale: 1, Service: true,
 		Description: "wait / run time of the job at the 90th percentile (DESIGN.md's QoS; a zero run counts as 1 s)",
 		get:         func(s *Scores) float64 { return s.QoSP90 }},
 	{Name: OffNodeSeconds, Label: "nodes off", Unit: "node-s", Direction: Maximize, Format: counts, DisplayUnit: "node-hours", DisplayScale: hour,
@@ -79,19 +84,19 @@ var table = []Objective{
 	{Name: EnergyKWh, Label: "energy", Unit: "kWh", Direction: Minimize, Format: "%.3f", DisplayUnit: "kWh", DisplayScale: 1,
 		Description: "energy the nodes drew, from the node power model (W per state, Wh per transition)",
 		get:         func(s *Scores) float64 { return s.EnergyKWh }},
-	{Name: MeanWait, Label: "mean wait", Unit: "s", Direction: Minimize, Format: "%.1f", DisplayUnit: "hours", DisplayScale: hour,
+	{Name: MeanWait, Label: "mean wait", Unit: "s", Direction: Minimize, Format: "%.1f", DisplayUnit: "hours", DisplayScale: hour, Service: true,
 		Description: "mean time from a job's submission to its start",
 		get:         func(s *Scores) float64 { return s.MeanWait }},
-	{Name: MedianWait, Label: "median wait", Unit: "s", Direction: Minimize, Format: "%.1f", DisplayUnit: "hours", DisplayScale: hour,
+	{Name: MedianWait, Label: "median wait", Unit: "s", Direction: Minimize, Format: "%.1f", DisplayUnit: "hours", DisplayScale: hour, Service: true,
 		Description: "median time from a job's submission to its start",
 		get:         func(s *Scores) float64 { return s.MedianWait }},
-	{Name: MaxWait, Label: "longest wait", Unit: "s", Direction: Minimize, Format: counts, DisplayUnit: "hours", DisplayScale: hour,
+	{Name: MaxWait, Label: "longest wait", Unit: "s", Direction: Minimize, Format: counts, DisplayUnit: "hours", DisplayScale: hour, Service: true,
 		Description: "longest time from a job's submission to its start",
 		get:         func(s *Scores) float64 { return float64(s.MaxWait) }},
-	{Name: BoundedSlowdown, Label: "bounded slowdown", Unit: "ratio", Direction: Minimize, Format: "%.3f", DisplayScale: 1,
+	{Name: BoundedSlowdown, Label: "bounded slowdown", Unit: "ratio", Direction: Minimize, Format: "%.3f", DisplayScale: 1, Service: true,
 		Description: "mean of max(1, (wait + run) / max(run, 10 s)) over the jobs",
 		get:         func(s *Scores) float64 { return s.BoundedSlowdown }},
-	{Name: Makespan, Label: "makespan", Unit: "s", Direction: Minimize, Format: counts, DisplayUnit: "hours", DisplayScale: hour,
+	{Name: Makespan, Label: "makespan", Unit: "s", Direction: Minimize, Format: counts, DisplayUnit: "hours", DisplayScale: hour, Service: true,
 		Description: "time from the first submission to the last end",
 		get:         func(s *Scores) float64 { return float64(s.Makespan) }},
 	{Name: PeakPowered, Label: "peak powered nodes", Unit: "nodes", Direction: Minimize, Format: counts, DisplayUnit: "nodes", DisplayScale: 1,
@@ -142,6 +147,13 @@ func Lookup(name string) (Objective, error) {
 func Maximized(name string) bool {
 	i, ok := byName[name]
 	return ok && table[i].Direction == Maximize
+}
+
+// Served reports whether the score called name is a Service score; false
+// for unknown names.
+func Served(name string) bool {
+	i, ok := byName[name]
+	return ok && table[i].Service
 }
 
 // Of returns o's value in s, in o's Unit.

@@ -78,7 +78,7 @@ func PoliciesText(s *tuner.PoliciesSummary) string {
 	if s.Interrupted {
 		b.WriteString("\nInterrupted: only the policies listed finished (continue with --resume).\n")
 	}
-	b.WriteString("\nHypervolume in each split's fixed box (ideal: the better of always-on and the oracle in each objective; nadir: the worse plus 10 %; values clamped), in [0, 1] and comparable across policies and splits.\n\n")
+	b.WriteString("\nHypervolume in each split's fixed box (ideal: the better of always-on and the oracle in each objective, always-on's for qos_p90 and the waits; nadir: the worse plus 10 %, 2.1 × always-on's for qos_p90 and the waits; values clamped), in [0, 1] and comparable across policies and splits.\n\n")
 	b.WriteString("| policy | evaluations | schedule rule | train HV | test HV |\n|---|---|---|---|---|\n")
 	for _, p := range s.Policies {
 		rule := p.ScheduleRule

@@ -2,9 +2,11 @@ package tuner
 
 import (
 	"fmt"
-	rundir "github.com/ecotune/ecotune/run"
 	"math"
 	"slices"
+
+	"github.com/ecotune/ecotune/objectives"
+	rundir "github.com/ecotune/ecotune/run"
 )
 
 // Hypervolume returns the volume of objective space that points dominate
@@ -111,19 +113,28 @@ const TieTolerance = 0.01
 // The box is bounded by two reference policies evaluated on the same split,
 // always-on and the clairvoyant oracle. For each objective the better of
 // the two is the ideal (0) and the worse, moved HVMargin of their distance
-// further, the nadir (1): always-on bounds qos_p90 and reconfigurations
-// from the good side, the oracle off-seconds. Values outside the box are
-// clamped to it: a solution better than the ideal (hgfs's drain rule
-// can bring qos_p90 below always-on's under EASY: a schedule change, not a
-// power decision) counts as the ideal, one beyond the nadir adds nothing
-// in that objective. If the references tie — differ by at most
-// TieTolerance of the better value's magnitude (at least 1): the oracle
-// keeps every job's always-on start, so qos_p90 ties, up to backfilling
-// noise under EASY — their distance is taken to be that magnitude, or 1 if
-// it is below 1 (for qos_p90: the nadir is 2.1 times always-on's p90 wait
-// ratio, or a ratio 1.1 higher when always-on's is below 1). Without the
-// tolerance a near tie (SDSC-SP2 under EASY: 450.5 and 452.4 on the test
-// split) would stretch that objective a hundredfold and swamp the others.
+// further, the nadir (1): always-on bounds reconfigurations from the good
+// side, the oracle off-seconds. Values outside the box are clamped to it:
+// one beyond the nadir adds nothing in that objective.
+//
+// The service scores (objectives.Objective.Service: qos_p90 and the
+// waits) are bounded by always-on alone: it is the ideal, and the span is
+// its own value's magnitude (at least 1), so the nadir is 2.1 times
+// always-on's p90 wait ratio, or a ratio 1.1 higher when always-on's is
+// below 1. The oracle starts every job when always-on does, so its waits
+// differ from always-on's only by what backfilling moves under EASY, and
+// that difference is noise, not a scale: on SDSC-DS's test split the
+// oracle's qos_p90 is 52.8 against always-on's 54.3, on SDSC-BLUE's 146.1
+// against 144.6, and a box between them (1.5 wide) made qos_p90 a
+// threshold within 1 % of always-on's value: a member scored by whether
+// backfilling happened to favour it, not by how much it delays jobs. A service score better than
+// always-on's (hgfs's drain rule can bring qos_p90 below it under EASY: a
+// schedule change, not a power decision) counts as the ideal.
+//
+// For the other objectives, references that tie — differ by at most
+// TieTolerance of the better value's magnitude (at least 1) — are taken to
+// be that magnitude apart, or 1 if it is below 1, so that a near tie does
+// not stretch that objective a hundredfold and swamp the others.
 // The hypervolume reference point is the nadir, (1, …, 1).
 //
 // Its fields are run.Normalizer's (run.json's "normalizers": Best is the
@@ -131,12 +142,16 @@ const TieTolerance = 0.01
 // HVMargin) × Span): convert with Normalizer(m.Normalizers["test"]).
 type Normalizer rundir.Normalizer
 
-// NewNormalizer bounds the box by the raw objective values a and b of the
-// two reference policies.
-func NewNormalizer(objs []Objective, a, b []float64) Normalizer {
+// NewNormalizer bounds the box by the raw objective values of the two
+// reference policies: alwaysOn, always-on's, and other, the oracle's.
+func NewNormalizer(objs []Objective, alwaysOn, other []float64) Normalizer {
 	n := Normalizer{Objectives: objs, Best: make([]float64, len(objs)), Span: make([]float64, len(objs))}
 	for k, o := range objs {
-		lo, hi := math.Min(a[k], b[k]), math.Max(a[k], b[k])
+		if !o.Maximize && objectives.Served(o.Name) {
+			n.Best[k], n.Span[k] = alwaysOn[k], math.Max(1, math.Abs(alwaysOn[k]))
+			continue
+		}
+		lo, hi := math.Min(alwaysOn[k], other[k]), math.Max(alwaysOn[k], other[k])
 		best := lo
 		if o.Maximize {
 			best = hi

@@ -175,27 +175,73 @@ func TestProgressNeverFalls(t *testing.T) {
 	}
 }
 
-// TestNormalizerNearTie: SDSC-SP2's test split under EASY, where the
-// oracle's qos_p90 is 452.4 against always-on's 450.5 (backfilling moves
-// a few starts). 1.9 is within 1 % of 450.5, so qos_p90 ties: span
-// 450.5, and a p90 wait ratio of 2.1 × 450.5 normalises to 1 (the nadir). Energy a
-// fifth apart does not tie.
+// TestNormalizerNearTie: references within 1 % of each other tie, so a
+// near tie does not stretch the box: energy 485,000 and 489,000 kWh are
+// 4,000 apart, under 1 % of 485,000, so the span is 485,000 and 2.1 ×
+// 485,000 kWh normalises to 1 (the nadir). A fifth apart does not tie.
 func TestNormalizerNearTie(t *testing.T) {
-	objs := []Objective{{Name: "qos_p90"}, {Name: "energy_kwh"}}
-	n := NewNormalizer(objs, []float64{450.5, 485000}, []float64{452.4, 400000})
-	if n.Best[0] != 450.5 || n.Span[0] != 450.5 {
-		t.Errorf("qos_p90: best %g span %g, want 450.5 and 450.5", n.Best[0], n.Span[0])
+	objs := []Objective{{Name: "energy_kwh"}, {Name: "reconfigurations"}}
+	n := NewNormalizer(objs, []float64{485000, 0}, []float64{489000, 37000})
+	if n.Best[0] != 485000 || n.Span[0] != 485000 {
+		t.Errorf("energy_kwh: best %g span %g, want 485000 and 485000", n.Best[0], n.Span[0])
 	}
-	if n.Best[1] != 400000 || n.Span[1] != 85000 {
-		t.Errorf("energy_kwh: best %g span %g, want 400000 and 85000", n.Best[1], n.Span[1])
+	if n.Best[1] != 0 || n.Span[1] != 37000 {
+		t.Errorf("reconfigurations: best %g span %g, want 0 and 37000", n.Best[1], n.Span[1])
 	}
-	if got := n.Normalize([]float64{450.5 + 1.1*450.5, 400000 + 0.55*85000}); math.Abs(got[0]-1) > 1e-12 || math.Abs(got[1]-0.5) > 1e-12 {
+	if got := n.Normalize([]float64{2.1 * 485000, 0.55 * 37000}); math.Abs(got[0]-1) > 1e-12 || math.Abs(got[1]-0.5) > 1e-12 {
 		t.Errorf("Normalize = %v, want [1 0.5]", got)
 	}
 	// Just outside the tolerance the references bound the box as usual.
-	lo, hi := 450.5, 455.1
-	n = NewNormalizer(objs[:1], []float64{lo}, []float64{hi})
-	if n.Span[0] != hi-lo {
-		t.Errorf("qos_p90 4.6 apart: span %g, want %g", n.Span[0], hi-lo)
+	lo, hi := 400000.0, 485000.0
+	n = NewNormalizer(objs[:1], []float64{hi}, []float64{lo})
+	if n.Best[0] != lo || n.Span[0] != hi-lo {
+		t.Errorf("energy a fifth apart: best %g span %g, want %g and %g", n.Best[0], n.Span[0], lo, hi-lo)
+	}
+}
+
+// TestNormalizerService: the service scores take their box from always-on
+// alone, however far the oracle's value lies (its waits differ from
+// always-on's only by what backfilling moves). The splits are real:
+// SDSC-DS's train split under EASY (always-on's qos_p90 1065.55, the
+// oracle's 401.04), SDSC-BLUE's test split (144.62 and 146.11: 1 % apart,
+// which once made a box 1.5 wide), and a light log's (0.02 both).
+func TestNormalizerService(t *testing.T) {
+	objs := []Objective{{Name: "qos_p90"}, {Name: "mean_wait_s"}, {Name: "energy_kwh"}}
+	tests := []struct {
+		name              string
+		alwaysOn, oracle  float64
+		best, span, nadir float64
+	}{
+		{"SDSC-DS train", 1065.55, 401.04, 1065.55, 1065.55, 2.1 * 1065.55},
+		{"SDSC-BLUE test", 144.62, 146.11, 144.62, 144.62, 2.1 * 144.62},
+		{"light", 0.02, 0.02, 0.02, 1, 1.12},
+	}
+	for _, tc := range tests {
+		n := NewNormalizer(objs, []float64{tc.alwaysOn, 100 * tc.alwaysOn, 1000}, []float64{tc.oracle, 100 * tc.oracle, 900})
+		if n.Best[0] != tc.best || n.Span[0] != tc.span {
+			t.Errorf("%s: qos_p90 best %g span %g, want %g and %g", tc.name, n.Best[0], n.Span[0], tc.best, tc.span)
+		}
+		if n.Best[1] != 100*tc.alwaysOn {
+			t.Errorf("%s: mean_wait_s best %g, want always-on's %g", tc.name, n.Best[1], 100*tc.alwaysOn)
+		}
+		if n.Best[2] != 900 || n.Span[2] != 100 {
+			t.Errorf("%s: energy_kwh best %g span %g, want the oracle's 900 and 100", tc.name, n.Best[2], n.Span[2])
+		}
+		half := tc.best + (tc.nadir-tc.best)/2
+		got := n.Normalize([]float64{tc.oracle, 0, 900})[0]
+		if want := 0.0; tc.oracle <= tc.alwaysOn && got != want {
+			t.Errorf("%s: the oracle's better qos_p90 normalises to %g, want the ideal 0", tc.name, got)
+		}
+		for _, c := range []struct{ raw, want float64 }{{tc.alwaysOn, 0}, {half, 0.5}, {tc.nadir, 1}, {3 * tc.nadir, 1}} {
+			if got := n.Normalize([]float64{c.raw, 0, 900})[0]; math.Abs(got-c.want) > 1e-12 {
+				t.Errorf("%s: qos_p90 %g normalises to %g, want %g", tc.name, c.raw, got, c.want)
+			}
+		}
+	}
+	// Maximised against its nature, a service score is bounded by both
+	// references like any other objective.
+	n := NewNormalizer([]Objective{{Name: "qos_p90", Maximize: true}}, []float64{1065.55}, []float64{401.04})
+	if n.Best[0] != 1065.55 || math.Abs(n.Span[0]-(1065.55-401.04)) > 1e-9 {
+		t.Errorf("max:qos_p90: best %g span %g, want 1065.55 and %g", n.Best[0], n.Span[0], 1065.55-401.04)
 	}
 }
