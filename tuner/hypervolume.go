@@ -127,9 +127,10 @@ const TieTolerance = 0.01
 // oracle's qos_p90 is 52.8 against always-on's 54.3, on SDSC-BLUE's 146.1
 // against 144.6, and a box between them (1.5 wide) made qos_p90 a
 // threshold within 1 % of always-on's value: a member scored by whether
-// backfilling happened to favour it, not by how much it delays jobs. A service score better than
-// always-on's (hgfs's drain rule can bring qos_p90 below it under EASY: a
-// schedule change, not a power decision) counts as the ideal.
+// backfilling happened to favour it, not by how much it delays jobs. A
+// service score better than always-on's (hgfs's drain rule can bring
+// qos_p90 below it under EASY: a schedule change, not a power decision)
+// counts as the ideal.
 //
 // For the other objectives, references that tie — differ by at most
 // TieTolerance of the better value's magnitude (at least 1) — are taken to
