@@ -80,12 +80,16 @@ type PresetChoice struct {
 	// relative bound was also checked, each resolved against always-on on
 	// that window (0: not checked: an absolute bound, or a run written
 	// before). Feasible then means the pick meets the bound on the whole
-	// train split and its WindowMeanLevel, the mean over the windows of
-	// value / window bound, is at most 1. WindowBounds are the windows'
-	// resolved bounds, WindowsFeasible how many windows the pick meets on
-	// their own, WorstWindowMargin its smallest margin over them (bound −
-	// value for <=; negative: a miss).
+	// train split and its WindowLevel, the WindowAggregate ("median" or
+	// "mean") over the windows of value / window bound, is at most 1; a
+	// run written before WindowAggregate was recorded checked the mean.
+	// WindowMeanLevel is that mean whatever the aggregate, WindowBounds
+	// the windows' resolved bounds, WindowsFeasible how many windows the
+	// pick meets on their own, WorstWindowMargin its smallest margin over
+	// them (bound − value for <=; negative: a miss).
 	Windows           int       `json:"windows,omitempty"`
+	WindowAggregate   string    `json:"window_aggregate,omitempty"`
+	WindowLevel       *float64  `json:"window_level,omitempty"`
 	WindowBounds      []float64 `json:"window_bounds,omitempty"`
 	WindowMeanLevel   *float64  `json:"window_mean_level,omitempty"`
 	WindowsFeasible   *int      `json:"windows_feasible,omitempty"`

@@ -59,6 +59,7 @@ type Plan struct {
 	NoScheduleRule bool               `json:"no_schedule_rule,omitempty"`
 	PickWindows    int                `json:"pick_windows,omitempty"`
 	PickLoads      []float64          `json:"pick_loads,omitempty"`
+	PickAggregate  string             `json:"pick_aggregate,omitempty"`
 	Robust         *Robust            `json:"robust,omitempty"` // nil: plain
 	Population     int                `json:"population"`
 	Generations    int                `json:"generations"`
@@ -90,7 +91,7 @@ func NewPlan(o Options, pv rundir.Provenance, timeout time.Duration) (*Plan, err
 		TraceSHA256: traceDigest(o.Trace), Command: pv.Command, ToolVersion: pv.Version,
 		Policy: o.Policy, Split: o.Split, Cluster: ClusterJSON(*o.Cluster), Sim: o.Sim,
 		Objectives: o.Objectives, Constraints: o.Constraints, Presets: o.Presets, MaxFront: o.MaxFront,
-		ReactiveIsland: o.ReactiveIsland, NoScheduleRule: o.NoScheduleRule, PickWindows: o.PickWindows, PickLoads: o.PickLoads, Population: s.Population, Generations: s.Generations,
+		ReactiveIsland: o.ReactiveIsland, NoScheduleRule: o.NoScheduleRule, PickWindows: o.PickWindows, PickLoads: o.PickLoads, PickAggregate: o.PickAggregate, Population: s.Population, Generations: s.Generations,
 		Islands: s.Islands, MigrationEvery: s.MigrationEvery, Migrants: s.Migrants, Seed: s.Seed,
 		TimeoutSeconds: timeout.Seconds(),
 	}
@@ -179,7 +180,7 @@ func (p *Plan) Options(tr *datasets.Trace, workers int) (Options, error) {
 	o := Options{
 		Policy: p.Policy, Trace: tr, Split: p.Split, Cluster: &c, Sim: p.Sim, Objectives: p.Objectives,
 		Constraints: p.Constraints, Presets: p.Presets, MaxFront: p.MaxFront, ReactiveIsland: p.ReactiveIsland, NoScheduleRule: p.NoScheduleRule,
-		PickWindows: p.PickWindows, PickLoads: p.PickLoads,
+		PickWindows: p.PickWindows, PickLoads: p.PickLoads, PickAggregate: p.PickAggregate,
 		Settings: Settings{Population: p.Population, Generations: p.Generations, Islands: p.Islands,
 			MigrationEvery: p.MigrationEvery, Migrants: p.Migrants, Seed: p.Seed, Workers: workers},
 	}

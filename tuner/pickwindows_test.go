@@ -29,8 +29,9 @@ func TestChooseWindows(t *testing.T) {
 	}
 	alwaysOn := objectives.Scores{QoSP90: 10}
 	win := &pickWindows{
-		windows:  3,
-		alwaysOn: qosScores(20, 1, 1),
+		windows:   3,
+		aggregate: PickWindowMean,
+		alwaysOn:  qosScores(20, 1, 1),
 		sols: [][]objectives.Scores{
 			qosScores(21, 1.1, 1),
 			qosScores(18, 1.5, 1),
@@ -79,8 +80,9 @@ func TestChooseWindows(t *testing.T) {
 	// 1.5/1.1 + 1/1.1)/3 − 1 ≈ 0.136; row 3 the whole split, (12 − 11)/11
 	// ≈ 0.091 (its windows: 20/22 each, fine). Row 1.
 	hard := &pickWindows{
-		windows:  3,
-		alwaysOn: win.alwaysOn,
+		windows:   3,
+		aggregate: PickWindowMean,
+		alwaysOn:  win.alwaysOn,
 		sols: [][]objectives.Scores{
 			qosScores(21, 1.5, 1),
 			qosScores(18, 1.5, 1),
@@ -106,6 +108,82 @@ func TestChooseWindows(t *testing.T) {
 	}
 	if ch.Row != 0 || ch.Feasible || ch.Windows != 0 || ch.WindowsFeasible != nil {
 		t.Errorf("absolute: row %d feasible %v windows %d; want row 0, infeasible, unchecked", ch.Row, ch.Feasible, ch.Windows)
+	}
+}
+
+// TestChooseWindowAggregate works the median and the mean of the window
+// levels by hand on a front where one window is nearly idle. Always-on
+// has qos_p90 10 on the whole train split (rel10 bound 11) and 100, 100,
+// 1, 100 on four windows (bounds 110, 110, 1.1, 110).
+func TestChooseWindowAggregate(t *testing.T) {
+	front := []Solution{
+		sol(9, 100, 5),  // 0: levels 100/110 on every window: median and mean 0.909
+		sol(10, 900, 5), // 1: 0.9, 0.9, 9.09, 0.9: median 0.9, mean 2.95
+		sol(10, 700, 5), // 2: 1.18, 1.18, 0.909, 0.455: median 1.045, mean 0.932
+	}
+	sols := [][]objectives.Scores{
+		qosScores(100, 100, 1, 100),
+		qosScores(99, 99, 10, 99),
+		qosScores(130, 130, 1, 50),
+	}
+	alwaysOn := objectives.Scores{QoSP90: 10}
+	rel10 := DefaultPresets()[3]
+	const eps = 1e-9
+	for _, tc := range []struct {
+		aggregate string
+		wantRow   int
+		wantLevel float64
+	}{
+		// Row 1 meets three windows of four by a margin and misses the
+		// idle one ten-fold: the median takes it, the mean does not.
+		{PickWindowMedian, 1, 0.9},
+		// Row 2 misses two loaded windows by 18 %: the mean takes it.
+		{PickWindowMean, 2, (130.0/110*2 + 1/1.1 + 50.0/110) / 4},
+	} {
+		win := &pickWindows{windows: 4, aggregate: tc.aggregate, alwaysOn: qosScores(100, 100, 1, 100), sols: sols}
+		ch, err := rel10.chooseWindows(front, DefaultObjectives(), alwaysOn, win)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ch.Row != tc.wantRow || !ch.Feasible {
+			t.Errorf("%s: row %d feasible %v, want row %d feasible", tc.aggregate, ch.Row, ch.Feasible, tc.wantRow)
+		}
+		if ch.WindowAggregate != tc.aggregate || ch.WindowLevel == nil || math.Abs(*ch.WindowLevel-tc.wantLevel) > eps {
+			t.Errorf("%s: recorded aggregate %q level %v, want %s %g", tc.aggregate, ch.WindowAggregate, ch.WindowLevel, tc.aggregate, tc.wantLevel)
+		}
+		l := ch.Row
+		wantMean := 0.0
+		for k, s := range sols[l] {
+			wantMean += s.QoSP90 / []float64{110, 110, 1.1, 110}[k] / 4
+		}
+		if ch.WindowMeanLevel == nil || math.Abs(*ch.WindowMeanLevel-wantMean) > eps {
+			t.Errorf("%s: mean level %v, want %g whatever the aggregate", tc.aggregate, ch.WindowMeanLevel, wantMean)
+		}
+	}
+}
+
+// TestMedian: odd and even counts, unsorted input left unsorted.
+func TestMedian(t *testing.T) {
+	for _, tc := range []struct {
+		xs   []float64
+		want float64
+	}{
+		{nil, 0},
+		{[]float64{3}, 3},
+		{[]float64{5, 1, 3}, 3},
+		{[]float64{9.09, 0.9, 0.9, 0.9}, 0.9},
+		{[]float64{4, 1, 3, 2}, 2.5},
+	} {
+		in := slices.Clone(tc.xs)
+		if got := median(in); got != tc.want {
+			t.Errorf("median(%v) = %g, want %g", tc.xs, got, tc.want)
+		}
+		if !slices.Equal(in, tc.xs) {
+			t.Errorf("median(%v) reordered its input to %v", tc.xs, in)
+		}
+	}
+	if ValidPickAggregate("") != nil || ValidPickAggregate(PickWindowMean) != nil || ValidPickAggregate(PickWindowMedian) != nil || ValidPickAggregate("cvar") == nil {
+		t.Error("ValidPickAggregate: want '', median and mean accepted and cvar refused")
 	}
 }
 

@@ -174,6 +174,7 @@ func TestTunePoliciesResume(t *testing.T) {
 
 	repick := o
 	repick.PickLoads = []float64{0.8}
+	repick.PickAggregate = tuner.PickWindowMean
 	if _, err := tuner.TunePolicies(context.Background(), repick, rg, policies); err != nil {
 		t.Fatal(err)
 	}
@@ -185,6 +186,9 @@ func TestTunePoliciesResume(t *testing.T) {
 		for _, ch := range meta.Presets {
 			if ch.Name == "rel10" && !slices.Equal(ch.Loads, []float64{0.8}) {
 				t.Errorf("%s: rel10 checked on loads %v after a resume with --pick-loads 0.8", p, ch.Loads)
+			}
+			if ch.Name == "rel10" && ch.Windows > 0 && ch.WindowAggregate != tuner.PickWindowMean {
+				t.Errorf("%s: rel10's windows aggregated by %q after a resume with the mean", p, ch.WindowAggregate)
 			}
 		}
 	}

@@ -22,7 +22,7 @@ import (
 // what differs (policy, seed, split or trace first; the fingerprint's
 // other fields in a *rundir.MismatchError). But
 // if its relative presets were checked on other train windows or loads
-// than o asks for (PickWindows, PickLoads, which are not part of the
+// than o asks for (PickWindows, PickLoads, PickAggregate, which are not part of the
 // fingerprint), it resumes through Tune, which chooses the picks again
 // at the cost of the front's replays on the test split and the check
 // windows, not of a search; and if o's budget (generations, evaluations)
@@ -80,11 +80,19 @@ func reachedBudget(m *RunMeta, s Settings) bool {
 }
 
 // samePickChecks reports whether m's relative presets were checked on
-// the train windows and loads o asks for.
+// the train windows and loads o asks for, with its window aggregate (a
+// run that did not record one checked the mean).
 func samePickChecks(m *RunMeta, o Options) bool {
-	k, loads := pickWindowCount(o, m.TrainJobs), pickLoads(o)
+	k, loads, agg := pickWindowCount(o, m.TrainJobs), pickLoads(o), pickAggregate(o)
 	for _, ch := range m.Presets {
-		if ch.Relative && ch.Row >= 0 && (ch.Windows != k || !slices.Equal(ch.Loads, loads)) {
+		if !ch.Relative || ch.Row < 0 {
+			continue
+		}
+		was := ch.WindowAggregate
+		if was == "" {
+			was = PickWindowMean
+		}
+		if ch.Windows != k || !slices.Equal(ch.Loads, loads) || k > 0 && was != agg {
 			return false
 		}
 	}

@@ -43,6 +43,10 @@ type Options struct {
 	// thinned copies on which a relative preset's bound is also checked
 	// (nil: DefaultPickLoads; the one value 1: none).
 	PickLoads []float64
+	// PickAggregate is how a relative preset's levels on the PickWindows
+	// windows make the one that must be at most 1: PickWindowMedian or
+	// PickWindowMean ("": DefaultPickAggregate).
+	PickAggregate string
 	// MaxFront caps the front kept (the members adding the most train
 	// hypervolume, greedily); default max(100, 2 × population).
 	MaxFront int
@@ -265,6 +269,9 @@ func (o Options) withDefaults() (Options, error) {
 	o.Settings = o.Settings.withDefaults()
 	var err error
 	if err := ValidPickLoads(o.PickLoads); err != nil {
+		return o, err
+	}
+	if err := ValidPickAggregate(o.PickAggregate); err != nil {
 		return o, err
 	}
 	if o.Robust, err = NormalizeRobust(o.Robust); err != nil {

@@ -86,10 +86,11 @@ func TestTuneRunDirectory(t *testing.T) {
 		if wantWin := map[bool]int{true: tuner.DefaultPickWindows}[p.Relative]; p.Windows != wantWin {
 			t.Errorf("preset %s: checked on %d train windows, want %d", p.Name, p.Windows, wantWin)
 		}
-		if p.Windows > 0 && (p.WindowsFeasible == nil || p.WorstWindowMargin == nil || p.WindowMeanLevel == nil || len(p.WindowBounds) != p.Windows) {
+		if p.Windows > 0 && (p.WindowsFeasible == nil || p.WorstWindowMargin == nil || p.WindowMeanLevel == nil || p.WindowLevel == nil ||
+			p.WindowAggregate != tuner.DefaultPickAggregate || len(p.WindowBounds) != p.Windows) {
 			t.Errorf("preset %s: window check not recorded", p.Name)
-		} else if p.Windows > 0 && p.Feasible && *p.WindowMeanLevel > 1 {
-			t.Errorf("preset %s feasible but its mean window level is %g > 1", p.Name, *p.WindowMeanLevel)
+		} else if p.Windows > 0 && p.Feasible && *p.WindowLevel > 1 {
+			t.Errorf("preset %s feasible but its %s window level is %g > 1", p.Name, p.WindowAggregate, *p.WindowLevel)
 		} else if p.Windows > 0 && (*p.WindowsFeasible == p.Windows) != (*p.WorstWindowMargin >= 0) {
 			t.Errorf("preset %s: meets %d of %d windows, worst margin %g", p.Name, *p.WindowsFeasible, p.Windows, *p.WorstWindowMargin)
 		}

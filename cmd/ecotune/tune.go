@@ -43,10 +43,12 @@ log) and knee by default; each records its pick's scores and whether it
 meets its bound on the train and on the test split (run.json presets); --preset
 NAME=CONSTRAINT adds one (most off-seconds, then fewest reconfigurations).
 A relative preset (rel10, or a --preset bound on always_on) is met only
-if its pick meets it on the whole train split, on average over
+if its pick meets it on the whole train split, on the median over
 --pick-windows K (default 4) consecutive train windows (its qos_p90 over
-each window's bound, resolved against always-on there: run.json
-window_mean_level, windows_feasible, worst_window_margin), and on the
+each window's bound, resolved against always-on there; --pick-window-aggregate
+mean takes their mean, which one nearly idle window can dominate: run.json
+window_level, window_aggregate, window_mean_level, windows_feasible,
+worst_window_margin), and on the
 train split thinned to each --pick-loads fraction of its jobs (default
 0.9: a lighter period; run.json load_levels); this costs node-off seconds
 and guards against a load that changes.
@@ -58,8 +60,8 @@ after every generation: Ctrl-C (or SIGTERM) stops within a second or
 two, keeping every finished evaluation in the checkpoint (a second Ctrl-C
 exits at once); --resume continues to exactly the front an uninterrupted
 run gives. The same seed gives the same front whatever
---workers is. A finished run resumed with other --pick-windows or
---pick-loads chooses its picks again without searching (the front's
+--workers is. A finished run resumed with other --pick-windows,
+--pick-window-aggregate or --pick-loads chooses its picks again without searching (the front's
 replays only), and one given a larger --generations or --evaluations
 searches on; with --policies or --windows the finished runs are kept,
 refused if made with other options (trace, split, seed, scheduler, ...),
@@ -155,7 +157,7 @@ func tuneCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "tune",
 		Usage:       "NSGA-II / genetic-fuzzy search, holdout, front",
-		UsageText:   "ecotune tune [TRACE | --trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--no-schedule-rule] [--robust [--robust-windows K] [--robust-replicas R] [--robust-jitter S] [--robust-aggregate mean|worst|cvar] [--robust-alpha A] [--robust-thin F] [--robust-relative]] [--policies a,b,... [--seeds 1,2,...]] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--pick-windows K] [--pick-loads F,...] [--train 0.7 | --windows K] [--scheduler easy|fcfs|conservative] [--cluster FILE] [-o DIR] [--resume] [--force] [--json] [--slurm [--sbatch-args ARGS] [--dry-run]]",
+		UsageText:   "ecotune tune [TRACE | --trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--no-schedule-rule] [--robust [--robust-windows K] [--robust-replicas R] [--robust-jitter S] [--robust-aggregate mean|worst|cvar] [--robust-alpha A] [--robust-thin F] [--robust-relative]] [--policies a,b,... [--seeds 1,2,...]] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--pick-windows K] [--pick-window-aggregate median|mean] [--pick-loads F,...] [--train 0.7 | --windows K] [--scheduler easy|fcfs|conservative] [--cluster FILE] [-o DIR] [--resume] [--force] [--json] [--slurm [--sbatch-args ARGS] [--dry-run]]",
 		ArgsUsage:   traceArgsUsage,
 		Description: tuneHelp + "\n\nDISTRIBUTED\n" + tuneSlurmHelp + "\n\nScores (objectives.All: name, default direction, unit, meaning):\n" + objectives.Help(),
 		Flags: append(append(traceFlags(),
@@ -176,6 +178,7 @@ func tuneCommand() *cli.Command {
 			&cli.Float64Flag{Name: "robust-thin", Usage: "robust: also replay each window thinned to this fraction of its jobs, in (0, 1) (default none)"},
 			&cli.BoolFlag{Name: "robust-relative", Usage: "robust: aggregate qos_p90 relative to always-on's on each replay (default off)"},
 			&cli.StringFlag{Name: "pick-loads", Usage: "relative presets (rel10) also meet their bound on the train split thinned to each fraction F of its jobs (seeded), against always-on there (default 0.9; 1: none)"},
+			&cli.StringFlag{Name: "pick-window-aggregate", Value: tuner.DefaultPickAggregate, Usage: "how relative presets' levels on the --pick-windows windows are aggregated before the bound: median or mean"},
 			&cli.IntFlag{Name: "pick-windows", Usage: "relative presets (rel10) also meet their bound on each of K consecutive train windows, against always-on there (default 4; 1: the whole train split only)"},
 			&cli.IntFlag{Name: "migration", Value: 5, Usage: "generations between migrations"},
 			&cli.IntFlag{Name: "evaluations", Usage: "stop after the generation that reaches this many distinct evaluations (0: no limit)"},
@@ -502,6 +505,9 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 	}
 	if o.PickLoads, err = pickLoads(c); err != nil {
 		return o, t, err
+	}
+	if o.PickAggregate = c.String("pick-window-aggregate"); tuner.ValidPickAggregate(o.PickAggregate) != nil {
+		return o, t, fmt.Errorf("tune: --pick-window-aggregate %q: want median or mean", o.PickAggregate)
 	}
 	if o.Robust, err = robustOptions(c); err != nil {
 		return o, t, err

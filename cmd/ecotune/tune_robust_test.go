@@ -90,6 +90,45 @@ func TestTunePickLoads(t *testing.T) {
 	}
 }
 
+// --pick-window-aggregate reaches rel10's window check in run.json: the
+// aggregate named, its level the median or the mean of the windows'; a
+// feasible pick's level at most 1; an unknown aggregate refused.
+func TestTunePickWindowAggregate(t *testing.T) {
+	trace := testTrace(t, "NASA-iPSC-1993-3.1-cln.swf.gz")
+	for _, tc := range []struct {
+		flags []string
+		want  string
+	}{
+		{nil, tuner.PickWindowMedian},
+		{[]string{"--pick-window-aggregate", "mean"}, tuner.PickWindowMean},
+	} {
+		meta := tinyRunMeta(t, trace, tc.flags...)
+		found := false
+		for _, p := range meta.Presets {
+			if p.Name != "rel10" {
+				continue
+			}
+			found = true
+			if p.Windows == 0 || p.WindowAggregate != tc.want || p.WindowLevel == nil || p.WindowMeanLevel == nil {
+				t.Fatalf("%v: rel10 windows %d aggregate %q level %v, want windows checked with %s", tc.flags, p.Windows, p.WindowAggregate, p.WindowLevel, tc.want)
+			}
+			if tc.want == tuner.PickWindowMean && *p.WindowLevel != *p.WindowMeanLevel {
+				t.Errorf("%v: level %g, mean level %g: want the same", tc.flags, *p.WindowLevel, *p.WindowMeanLevel)
+			}
+			if p.Feasible && *p.WindowLevel > 1 {
+				t.Errorf("%v: rel10 feasible with window level %g > 1", tc.flags, *p.WindowLevel)
+			}
+		}
+		if !found {
+			t.Errorf("%v: no rel10 in run.json", tc.flags)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, err := runApp(t, append(tinyTune(trace, dir, "--no-report"), "--pick-window-aggregate", "cvar")...); err == nil || !strings.Contains(err.Error(), "--pick-window-aggregate") {
+		t.Errorf("--pick-window-aggregate cvar: error %v, want one naming the flag", err)
+	}
+}
+
 // tinyRunMeta runs tinyTune on trace with flags and returns its run.json.
 func tinyRunMeta(t *testing.T, trace string, flags ...string) tuner.RunMeta {
 	t.Helper()
