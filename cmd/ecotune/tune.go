@@ -45,13 +45,13 @@ NAME=CONSTRAINT adds one (most off-seconds, then fewest reconfigurations).
 A relative preset (rel10, or a --preset bound on always_on) is met only
 if its pick meets it on the whole train split, on the median over
 --pick-windows K (default 4) consecutive train windows (its qos_p90 over
-each window's bound, resolved against always-on there; --pick-window-aggregate
-mean takes their mean, which one nearly idle window can dominate: run.json
-window_level, window_aggregate, window_mean_level, windows_feasible,
-worst_window_margin), and on the
-train split thinned to each --pick-loads fraction of its jobs (default
-0.9: a lighter period; run.json load_levels); this costs node-off seconds
-and guards against a load that changes.
+each window's bound, resolved against always-on there; with
+--pick-window-aggregate mean their mean, which one nearly idle window
+can decide; run.json window_level, window_aggregate, window_mean_level,
+windows_feasible, worst_window_margin), and on the train split thinned
+to each --pick-loads fraction of its jobs (default 0.9: a lighter
+period; run.json load_levels); this costs node-off seconds and guards
+against a load that changes.
 An infeasible preset is reported with the least violating solution.
 
 The run directory (-o, default runs/POLICY-TRACE-seedSEED) receives
