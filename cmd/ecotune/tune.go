@@ -59,9 +59,9 @@ front.parquet, front.csv, front.json, run.json and the checkpoint, written
 after every generation: Ctrl-C (or SIGTERM) stops within a second or
 two, keeping every finished evaluation in the checkpoint (a second Ctrl-C
 exits at once); --resume continues to exactly the front an uninterrupted
-run gives. The same seed gives the same front whatever
---workers is. A finished run resumed with other --pick-windows,
---pick-window-aggregate or --pick-loads chooses its picks again without searching (the front's
+run gives. The same seed gives the same front whatever --workers is. A
+finished run resumed with other --pick-windows, --pick-window-aggregate
+or --pick-loads chooses its picks again without searching (the front's
 replays only), and one given a larger --generations or --evaluations
 searches on; with --policies or --windows the finished runs are kept,
 refused if made with other options (trace, split, seed, scheduler, ...),
