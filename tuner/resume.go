@@ -20,14 +20,15 @@ import (
 // evaluation, seed), or, without a checkpoint, its run.json names o's
 // policy, seed, split and trace; a run that differs is refused, naming
 // what differs (policy, seed, split or trace first; the fingerprint's
-// other fields in a *rundir.MismatchError). But
-// if its relative presets were checked on other train windows or loads
-// than o asks for (PickWindows, PickLoads, PickAggregate, which are not part of the
-// fingerprint), it resumes through Tune, which chooses the picks again
-// at the cost of the front's replays on the test split and the check
-// windows, not of a search; and if o's budget (generations, evaluations)
-// goes further than the run went, Tune continues its search. A run that did
-// not finish resumes from its checkpoint, or starts afresh without one.
+// other fields in a *rundir.MismatchError). But if its relative presets
+// were checked on other train windows, loads or window aggregate than o
+// asks for (PickWindows, PickLoads, PickAggregate, which are not part of
+// the fingerprint), it resumes through Tune, which chooses the picks
+// again at the cost of the front's replays on the test split and the
+// check windows, not of a search; and if o's budget (generations,
+// evaluations) goes further than the run went, Tune continues its
+// search. A run that did not finish resumes from its checkpoint, or
+// starts afresh without one.
 //
 // Why not keep every finished run, as before: a resume with another seed
 // or trace kept the old runs under a summary claiming the new ones, and
