@@ -2,7 +2,9 @@ package tuner
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"runtime"
 	"testing"
 	"time"
@@ -145,8 +147,15 @@ func BenchmarkScorer(b *testing.B) {
 	}
 	sc := NewScorer(prob.Cluster, prob.Options, 0)
 	defer sc.Close()
+	benchReplay(b, sc, tasks)
+	b.ReportMetric(float64(b.N*len(tasks))/b.Elapsed().Seconds(), "evals/s")
+}
+
+// benchReplay replays tasks on sc once to warm every buffer up, then b.N
+// times, reporting allocations.
+func benchReplay(b *testing.B, sc *Scorer, tasks []ScoreTask) {
 	keep := func(int, *sim.Result) error { return nil }
-	if err := sc.Replay(context.Background(), tasks, keep); err != nil { // warm up
+	if err := sc.Replay(context.Background(), tasks, keep); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
@@ -156,7 +165,7 @@ func BenchmarkScorer(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(b.N*len(tasks))/b.Elapsed().Seconds(), "evals/s")
+	b.StopTimer()
 }
 
 func alwaysOnScores(b *testing.B, tr *datasets.Trace, c sim.Cluster) objectives.Scores {
@@ -165,4 +174,71 @@ func alwaysOnScores(b *testing.B, tr *datasets.Trace, c sim.Cluster) objectives.
 		b.Fatal(err)
 	}
 	return sc[0]
+}
+
+// BenchmarkReplayTuned replays, on one worker, 16 candidates that a tune
+// evaluated on the SDSC-SP2 train split under EASY (tunedSample). A
+// tune's candidates cost more than random ones (BenchmarkEvaluate): more
+// of them drain, and they switch nodes more often. ms/eval is what one
+// of them costs on average, the figure a tune's rate follows.
+func BenchmarkReplayTuned(b *testing.B) {
+	prob := sdscProblem(b)
+	configs, err := tunedSample()
+	if err != nil {
+		b.Fatal(err)
+	}
+	tasks := make([]ScoreTask, len(configs))
+	for i, c := range configs {
+		tasks[i] = ScoreTask{Trace: prob.Trace, Config: c}
+	}
+	sc := NewScorer(prob.Cluster, prob.Options, 1)
+	defer sc.Close()
+	benchReplay(b, sc, tasks)
+	b.ReportMetric(b.Elapsed().Seconds()*1000/float64(b.N*len(tasks)), "ms/eval")
+}
+
+// tunedSample reads testdata/sp2-easy-tune.json: 16 of the 9,072
+// candidates that `ecotune tune --trace SDSC-SP2-1998-4.2-cln.swf.gz
+// --scheduler easy --evaluations 10000 --seed 1` evaluated, evenly spread
+// over the run (the (2k+1)·9072/32-th of its evaluation cache, k = 0..15),
+// as policy configurations.
+func tunedSample() ([]policy.Config, error) {
+	const file = "testdata/sp2-easy-tune.json"
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var configs []policy.Config
+	if err := json.Unmarshal(data, &configs); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return configs, nil
+}
+
+// TestTunedSample checks BenchmarkReplayTuned's sample: 16 hgfs
+// configurations that build, 9 of them with the drain rule on (drain_lead
+// under a week, which is never).
+func TestTunedSample(t *testing.T) {
+	configs, err := tunedSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(configs) != 16 {
+		t.Fatalf("%d configurations, want 16", len(configs))
+	}
+	drain := 0
+	for i, c := range configs {
+		if _, err := policy.New(c); err != nil {
+			t.Errorf("configuration %d: %v", i, err)
+		}
+		if c.Name != "hgfs" {
+			t.Errorf("configuration %d: policy %q, want hgfs", i, c.Name)
+		}
+		if c.Params["drain_lead"] < 7*86400 {
+			drain++
+		}
+	}
+	if drain != 9 {
+		t.Errorf("%d configurations drain, want 9", drain)
+	}
 }
