@@ -127,10 +127,10 @@ units, so a light replay counts as much as a saturated one.
 
 With no arguments it tunes hgfs on the embedded default trace: 150
 generations of 2 islands of 32, about 9,000 distinct evaluations, in about
-45 s on two cores.
+100 s on two cores.
 
 Examples, one per common task:
-  # a first look: hgfs on the embedded NASA-iPSC trace (about 45 s)
+  # a first look: hgfs on the embedded NASA-iPSC trace (under 2 minutes)
   ecotune tune
   # a quick trial on your own log (any supported format), 300 evaluations
   ecotune tune my-cluster.sacct --evaluations 300 -o runs/trial
