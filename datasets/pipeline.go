@@ -88,6 +88,12 @@ func readLog(r io.Reader, file string, opt ReadOptions, emit func(Job) error) (M
 	if err != nil {
 		return Meta{}, fmt.Errorf("%s: %w", file, err)
 	}
+	var ahead *readAhead // decompression beside parsing, on another core
+	if zr, ok := in.(*gzip.Reader); ok {
+		ahead = newReadAhead(zr)
+		defer ahead.stop()
+		in = ahead
+	}
 	buf := bufio.NewReaderSize(in, headSize)
 	head, err := buf.Peek(headSize)
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
@@ -129,6 +135,9 @@ func readLog(r io.Reader, file string, opt ReadOptions, emit func(Job) error) (M
 		if err := emit(j); err != nil {
 			return Meta{}, err
 		}
+	}
+	if ahead != nil {
+		ahead.wait() // raw is this goroutine's again
 	}
 	if _, err := io.Copy(io.Discard, raw); err != nil {
 		return Meta{}, fmt.Errorf("%s: %w", file, err)
