@@ -6,10 +6,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -158,4 +160,48 @@ func TestReadLogGzipAhead(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "cut.swf.gz") {
 		t.Errorf("truncated gzip log: error %v, want one naming the file", err)
 	}
+}
+
+// FuzzReadLogGzip: a log read gzipped, decompressed ahead of the parser,
+// gives the jobs and the error it gives read plain; the gzip stream cut
+// anywhere gives an error naming the file or, cut at its end, the same
+// jobs, and never a panic or a hang.
+func FuzzReadLogGzip(f *testing.F) {
+	f.Add([]byte("; MaxNodes: 4\n; UnixStartTime: 100\n1 0 -1 5 1 -1 -1 -1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"), uint16(30))
+	f.Add([]byte("1 0 5 1.5 4 90.25 -1 4 200 -1 1 7 3 -1 1 -1 -1 -1\n2 x 5 1 4 -1 -1 4 200 -1 1 7 3 -1 1 -1 -1 -1\n"), uint16(0))
+	f.Fuzz(func(t *testing.T, data []byte, cut uint16) {
+		if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+			return // gzip already: read plain, it would be decompressed too
+		}
+		var zbuf bytes.Buffer
+		zw := gzip.NewWriter(&zbuf)
+		if _, err := zw.Write(data); err != nil {
+			t.Fatal(err)
+		}
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		opt := ReadOptions{Format: "swf"}
+		read := func(in []byte) ([]Job, error) {
+			var jobs []Job
+			_, err := readLog(bytes.NewReader(in), "fuzz.swf", opt, func(j Job) error {
+				jobs = append(jobs, j)
+				return nil
+			})
+			return jobs, err
+		}
+		plain, plainErr := read(data)
+		zipped, zipErr := read(zbuf.Bytes())
+		if fmt.Sprint(plainErr) != fmt.Sprint(zipErr) || !slices.Equal(plain, zipped) {
+			t.Fatalf("plain: %d jobs, %v; gzipped: %d jobs, %v", len(plain), plainErr, len(zipped), zipErr)
+		}
+		short := zbuf.Bytes()[:min(int(cut), zbuf.Len())]
+		jobs, err := read(short)
+		switch {
+		case err != nil && !strings.Contains(err.Error(), "fuzz.swf"):
+			t.Fatalf("cut at %d of %d: error %v does not name the file", len(short), zbuf.Len(), err)
+		case err == nil && len(short) == zbuf.Len() && !slices.Equal(jobs, plain):
+			t.Fatalf("whole stream: %d jobs, want %d", len(jobs), len(plain))
+		}
+	})
 }
