@@ -3,6 +3,7 @@ package objectives
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/ecotune/ecotune/sim"
 )
@@ -73,23 +74,25 @@ func Breakdown(r *sim.Result, keys []string) ([]GroupScores, error) {
 	if r.Placements != nil && len(r.Placements) != r.NumJobs() {
 		return nil, fmt.Errorf("objectives: %d placements for %d jobs", len(r.Placements), r.NumJobs())
 	}
-	members := map[string][]int{}
-	for i, k := range keys {
-		members[k] = append(members[k], i)
-	}
-	names := make([]string, 0, len(members))
-	for k := range members {
-		names = append(names, k)
-	}
-	slices.Sort(names)
+	names, order, start := groupJobs(keys)
 	out := make([]GroupScores, 0, len(names))
-	var ratios, waits []float64
-	for _, name := range names {
-		idx := members[name]
-		g := GroupScores{Name: name, Jobs: len(idx)}
+	longest := 0
+	for g := range names {
+		longest = max(longest, start[g+1]-start[g])
+	}
+	ratios, waits := make([]float64, 0, longest), make([]float64, 0, longest)
+	byName := make([]int, len(names))
+	for g := range byName {
+		byName[g] = g
+	}
+	slices.SortFunc(byName, func(a, b int) int { return strings.Compare(names[a], names[b]) })
+	for _, k := range byName {
+		idx := order[start[k]:start[k+1]]
+		g := GroupScores{Name: names[k], Jobs: len(idx)}
 		ratios, waits = ratios[:0], waits[:0]
 		var waitSum, nodeSec float64
 		for _, i := range idx {
+			i := int(i)
 			j := r.Job(i)
 			wait, run := j.Start-j.Submit, j.End-j.Start
 			waitSum += float64(wait)
@@ -113,4 +116,36 @@ func Breakdown(r *sim.Result, keys []string) ([]GroupScores, error) {
 		out = append(out, g)
 	}
 	return out, nil
+}
+
+// groupJobs sorts jobs 0..len(keys)-1 by key, keeping their order within
+// a key (a counting sort: one map lookup a job, no slice a key): the keys
+// in order of first appearance, the jobs of key k as
+// order[start[k]:start[k+1]].
+func groupJobs(keys []string) (names []string, order []int32, start []int) {
+	ids := make([]int32, len(keys))
+	index := map[string]int32{}
+	for i, k := range keys {
+		id, ok := index[k]
+		if !ok {
+			id = int32(len(names))
+			index[k] = id
+			names = append(names, k)
+		}
+		ids[i] = id
+	}
+	start = make([]int, len(names)+1)
+	for _, id := range ids {
+		start[id+1]++
+	}
+	for g := range names {
+		start[g+1] += start[g]
+	}
+	next := slices.Clone(start[:len(names)])
+	order = make([]int32, len(keys))
+	for i, id := range ids {
+		order[next[id]] = int32(i)
+		next[id]++
+	}
+	return names, order, start
 }
