@@ -83,7 +83,9 @@ func ReadParquet(r io.ReaderAt, size int64) (*Trace, error) {
 // checks: start sees the metadata and the footer's row count before any
 // job, each checked batch then goes to fn (the slice is reused: fn keeps
 // no reference to it). Memory does not grow with the trace. A damaged
-// file is an error, even where the Parquet library would panic.
+// file is an error, even where the Parquet library would panic. A file of
+// the canonical schema is read column by column (readColumns), any other
+// row by row (readRows).
 func scanParquet(r io.ReaderAt, size int64, start func(Meta, int64) error, fn func([]Job) error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -116,6 +118,23 @@ func scanParquet(r io.ReaderAt, size int64, start func(Meta, int64) error, fn fu
 	if err := start(meta, rows); err != nil {
 		return err
 	}
+	if cols, ok := canonicalColumns(f.Schema()); ok {
+		return readColumns(f, cols, make([]Job, min(parquetBatch, max(rows, 1))), func(done int64, jobs []Job) error {
+			if err := checkJobsFrom(done, jobs); err != nil {
+				return fmt.Errorf("parquet: %w", err)
+			}
+			return fn(jobs)
+		})
+	}
+	return readRows(f, fn)
+}
+
+// readRows reads the jobs of f, a trace of f.NumRows() rows, with
+// parquet-go's row reader, a batch at a time, checking each, for
+// scanParquet: any schema whose columns name Job fields reads (a missing
+// column is a zero field).
+func readRows(f *parquet.File, fn func([]Job) error) error {
+	rows := f.NumRows()
 	pr := parquet.NewGenericReader[Job](f)
 	defer pr.Close()
 	// parquet-go's Read works in proportion to the slice it is given, not

@@ -85,3 +85,26 @@ func TestWriteParquetFileRefusesOverwrite(t *testing.T) {
 		t.Errorf("%d files in the directory, want 1 (no temporary left)", len(entries))
 	}
 }
+
+// BenchmarkReadParquet reads CEA-Curie's log (312,826 jobs, users and
+// groups named) as a canonical Parquet trace from memory: the reader
+// every command uses on an imported trace.
+func BenchmarkReadParquet(b *testing.B) {
+	tr, err := Open(tracePath(b, "CEA-Curie-2011-2.1-cln.swf.gz"), ReadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteParquet(&buf, tr); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ReadParquet(bytes.NewReader(data), int64(len(data))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(tr.Jobs)), "ns/job")
+}
