@@ -121,3 +121,21 @@ func BenchmarkNASAHGFS(b *testing.B) {
 	}
 	benchRun(b, tr, p, sim.Options{})
 }
+
+// BenchmarkNew builds the simulator of CEA-Curie's log (312,826 jobs,
+// users and groups named): what every command pays once per trace, and a
+// streamed trace pays job by job (Builder.Add).
+func BenchmarkNew(b *testing.B) {
+	tr := openTrace(b, "CEA-Curie-2011-2.1-cln.swf.gz")
+	c, err := sim.ClusterFromTrace(tr.Meta)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := sim.New(tr, c, sim.Options{Scheduler: sim.EASY}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(tr.Jobs)), "ns/job")
+}
