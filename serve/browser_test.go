@@ -154,8 +154,8 @@ func TestBrowser(t *testing.T) {
 	// outlives the runs page's reloads: a bar that advances between two
 	// looks of the test, or while the page reloads for another run, is
 	// seen advancing all the same.
-	do("record progress", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: recordProgress})
+	do("record progress", chromedp.Func(func(ctx context.Context, tgt *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tgt, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: recordProgress})
 		return err
 	}))
 
