@@ -92,25 +92,19 @@ func scanParquet(r io.ReaderAt, size int64, start func(Meta, int64) error, fn fu
 			err = fmt.Errorf("parquet: damaged file: %v", p)
 		}
 	}()
-	if err := checkParquetFooter(r, size); err != nil {
-		return err
-	}
-	f, err := parquet.OpenFile(r, size)
+	f, err := OpenParquet(r, size)
 	if err != nil {
-		return fmt.Errorf("parquet: %w", err)
+		return err
 	}
 	meta, err := parquetMeta(f)
 	if err != nil {
 		return err
 	}
-	// The footer's row count bounds what is read: pages that yield more
-	// rows (run-length encoding makes billions of rows of a few bytes)
-	// are damage, not a reason to read on. A real trace takes bytes a
-	// row (1,000,000 identical jobs take 0.04 bytes a row); 1,024 rows a
-	// byte is far beyond any.
+	// The footer's row count bounds what is read (OpenParquet checked it
+	// against the file's size).
 	rows := f.NumRows()
-	if rows < 0 || rows > MaxJobs || rows > 1024*size+4096 {
-		return fmt.Errorf("parquet: the footer says %d rows, more than a file of %d bytes holds: %w", rows, size, ErrRange)
+	if rows > MaxJobs {
+		return fmt.Errorf("parquet: the footer says %d rows, more than %d jobs: %w", rows, MaxJobs, ErrRange)
 	}
 	if err := CheckMachine(int64(meta.Nodes), int64(meta.Procs)); err != nil {
 		return fmt.Errorf("parquet: machine size in the metadata: %w", err)
@@ -129,20 +123,40 @@ func scanParquet(r io.ReaderAt, size int64, start func(Meta, int64) error, fn fu
 	return readRows(f, fn)
 }
 
-// readRows reads the jobs of f, a trace of f.NumRows() rows, with
-// parquet-go's row reader, a batch at a time, checking each, for
-// scanParquet: any schema whose columns name Job fields reads (a missing
-// column is a zero field).
+// readRows reads the jobs of f with parquet-go's row reader, checking
+// each batch, for scanParquet: any schema whose columns name Job fields
+// reads (a missing column is a zero field).
 func readRows(f *parquet.File, fn func([]Job) error) error {
+	return ScanParquetRows(f, func(done int64, jobs []Job) error {
+		if err := checkJobsFrom(done, jobs); err != nil {
+			return fmt.Errorf("parquet: %w", err)
+		}
+		return fn(jobs)
+	})
+}
+
+// ScanParquetRows reads the rows of f, a file OpenParquet opened, as
+// values of P with parquet-go's row reader, a batch at a time in file
+// order, and hands each batch to fn with the number of rows before it (the
+// slice is reused: fn keeps no reference to it). fn's errors are returned
+// as they are; the reader's begin "parquet:", and are returned for more
+// or fewer rows than the footer's count and for a panic of parquet-go.
+// No buffer is sized beyond the batch: memory follows the rows read.
+func ScanParquetRows[P any](f *parquet.File, fn func(done int64, rows []P) error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("parquet: damaged file: %v", p)
+		}
+	}()
 	rows := f.NumRows()
-	pr := parquet.NewGenericReader[Job](f)
+	pr := parquet.NewGenericReader[P](f)
 	defer pr.Close()
 	// parquet-go's Read works in proportion to the slice it is given, not
 	// to the rows it returns: ask for no more rows than remain (a 3-row
 	// trace reads 100 times faster so), for one when none remain (to see
 	// the end), and for 64 at first, doubling while reads fill the slice
 	// (a damaged file that yields a row at a time costs little a row).
-	batch := make([]Job, min(parquetBatch, max(rows, 1)))
+	batch := make([]P, min(parquetBatch, max(rows, 1)))
 	next := min(len(batch), 64)
 	var done int64
 	for {
@@ -154,11 +168,8 @@ func readRows(f *parquet.File, fn func([]Job) error) error {
 		if done+int64(n) > rows {
 			return fmt.Errorf("parquet: more rows than the footer's %d", rows)
 		}
-		if cerr := checkJobsFrom(done, want[:n]); cerr != nil {
-			return fmt.Errorf("parquet: %w", cerr)
-		}
 		if n > 0 {
-			if ferr := fn(want[:n]); ferr != nil {
+			if ferr := fn(done, want[:n]); ferr != nil {
 				return ferr
 			}
 		}
@@ -201,6 +212,32 @@ func ScanParquetFile(path string, start func(Meta, int64) error, fn func([]Job) 
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
+}
+
+// OpenParquet opens the Parquet file of size bytes in r, after checking
+// what parquet-go trusts: the magic bytes, that the footer fits in the
+// file, and that the footer's row count is one the file can hold. Pages
+// that would yield more rows than the footer's count (run-length encoding
+// makes billions of rows of a few bytes) are damage, not a reason to read
+// on: a real trace takes bytes a row (1,000,000 identical jobs take 0.04
+// bytes a row), and 1,024 rows a byte is far beyond any. A damaged file
+// is an error, even where parquet-go would panic.
+func OpenParquet(r io.ReaderAt, size int64) (f *parquet.File, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			f, err = nil, fmt.Errorf("parquet: damaged file: %v", p)
+		}
+	}()
+	if err := checkParquetFooter(r, size); err != nil {
+		return nil, err
+	}
+	if f, err = parquet.OpenFile(r, size); err != nil {
+		return nil, fmt.Errorf("parquet: %w", err)
+	}
+	if rows := f.NumRows(); rows < 0 || rows > 1024*size+4096 {
+		return nil, fmt.Errorf("parquet: the footer says %d rows, more than a file of %d bytes holds: %w", rows, size, ErrRange)
+	}
+	return f, nil
 }
 
 // checkParquetFooter checks the magic bytes and that the footer length

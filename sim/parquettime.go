@@ -5,6 +5,8 @@ import (
 	"os"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/ecotune/ecotune/datasets"
 )
 
 // The Parquet files sim writes for users (the jobs file, the timeline)
@@ -49,7 +51,8 @@ func checkTimestampColumns(path string, schema *parquet.Schema, columns ...strin
 // readParquetRows reads the Parquet file at path as rows of P, after
 // checking that its timestamp columns are TIMESTAMP(MILLIS, UTC), and makes
 // each an R with conv, which names the column whose milliseconds are not
-// whole seconds (or returns "").
+// whole seconds (or returns ""). A damaged file is an error naming path,
+// never a panic, and no buffer is sized by what its footer claims.
 func readParquetRows[P, R any](path string, timestamps []string, conv func(*P) (R, string)) ([]R, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -60,23 +63,26 @@ func readParquetRows[P, R any](path string, timestamps []string, conv func(*P) (
 	if err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
-	pf, err := parquet.OpenFile(f, fi.Size())
+	pf, err := datasets.OpenParquet(f, fi.Size())
 	if err != nil {
 		return nil, fmt.Errorf("sim: %s: %w", path, err)
 	}
 	if err := checkTimestampColumns(path, pf.Schema(), timestamps...); err != nil {
 		return nil, err
 	}
-	rows, err := parquet.Read[P](f, fi.Size())
+	var out []R
+	err = datasets.ScanParquetRows(pf, func(done int64, rows []P) error {
+		for k := range rows {
+			r, bad := conv(&rows[k])
+			if bad != "" {
+				return fmt.Errorf("row %d: column %q is not whole seconds", done+int64(k)+1, bad)
+			}
+			out = append(out, r)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("sim: %s: %w", path, err)
-	}
-	out := make([]R, len(rows))
-	for i := range rows {
-		var bad string
-		if out[i], bad = conv(&rows[i]); bad != "" {
-			return nil, fmt.Errorf("sim: %s: row %d: column %q is not whole seconds", path, i+1, bad)
-		}
 	}
 	return out, nil
 }

@@ -265,3 +265,55 @@ func int64Column(t *testing.T, f *parquet.File, name string) []int64 {
 	}
 	return out
 }
+
+// FuzzReadParquetOutputs: on any bytes, ReadJobsParquet and
+// ReadTimelineParquet return rows or an error naming the file, never a
+// panic; jobs they read write back (WriteJobsParquet) and read again the
+// same.
+func FuzzReadParquetOutputs(f *testing.F) {
+	c := sim.Uniform(4, 2, simple)
+	tr := epochTrace(3, 12, c.Slots())
+	r, err := sim.Run(tr, c, offWhenIdle{timeout: 300}, sim.Options{Period: 60, Timeline: true, JobNodes: true})
+	if err != nil {
+		f.Fatal(err)
+	}
+	jobRows, err := sim.JobRows(tr, r)
+	if err != nil {
+		f.Fatal(err)
+	}
+	jobRows[0].User, jobRows[1].Group = "алиса", ""
+	var jobs, timeline strings.Builder
+	if err := sim.WriteJobsParquet(&jobs, jobRows); err != nil {
+		f.Fatal(err)
+	}
+	if err := r.Timeline.WriteParquet(&timeline); err != nil {
+		f.Fatal(err)
+	}
+	f.Add([]byte(jobs.String()))
+	f.Add([]byte(timeline.String()))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(dir, "in.parquet")
+		if err := os.WriteFile(path, data, 0o666); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sim.ReadTimelineParquet(path); err != nil && !strings.Contains(err.Error(), path) {
+			t.Fatalf("timeline: the error does not name the file: %v", err)
+		}
+		rows, err := sim.ReadJobsParquet(path)
+		if err != nil {
+			if !strings.Contains(err.Error(), path) {
+				t.Fatalf("jobs: the error does not name the file: %v", err)
+			}
+			return
+		}
+		again := filepath.Join(dir, "again.parquet")
+		if err := writeWith(again, func(w io.Writer) error { return sim.WriteJobsParquet(w, rows) }); err != nil {
+			t.Fatalf("writing back jobs that read: %v", err)
+		}
+		back, err := sim.ReadJobsParquet(again)
+		if err != nil || !reflect.DeepEqual(back, rows) && len(back)+len(rows) > 0 {
+			t.Fatalf("jobs read, written and read again: %v (%d rows, then %d)", err, len(rows), len(back))
+		}
+	})
+}
