@@ -85,7 +85,7 @@ func ReadParquet(r io.ReaderAt, size int64) (*Trace, error) {
 // no reference to it). Memory does not grow with the trace. A damaged
 // file is an error, even where the Parquet library would panic. A file of
 // the canonical schema is read column by column (readColumns), any other
-// row by row (readRows).
+// row by row (ScanParquetRows).
 func scanParquet(r io.ReaderAt, size int64, start func(Meta, int64) error, fn func([]Job) error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -112,27 +112,18 @@ func scanParquet(r io.ReaderAt, size int64, start func(Meta, int64) error, fn fu
 	if err := start(meta, rows); err != nil {
 		return err
 	}
-	if cols, ok := canonicalColumns(f.Schema()); ok {
-		return readColumns(f, cols, make([]Job, min(parquetBatch, max(rows, 1))), func(done int64, jobs []Job) error {
-			if err := checkJobsFrom(done, jobs); err != nil {
-				return fmt.Errorf("parquet: %w", err)
-			}
-			return fn(jobs)
-		})
-	}
-	return readRows(f, fn)
-}
-
-// readRows reads the jobs of f with parquet-go's row reader, checking
-// each batch, for scanParquet: any schema whose columns name Job fields
-// reads (a missing column is a zero field).
-func readRows(f *parquet.File, fn func([]Job) error) error {
-	return ScanParquetRows(f, func(done int64, jobs []Job) error {
+	checked := func(done int64, jobs []Job) error {
 		if err := checkJobsFrom(done, jobs); err != nil {
 			return fmt.Errorf("parquet: %w", err)
 		}
 		return fn(jobs)
-	})
+	}
+	if cols, ok := canonicalColumns(f.Schema()); ok {
+		return readColumns(f, cols, make([]Job, min(parquetBatch, max(rows, 1))), checked)
+	}
+	// Any other schema whose columns name Job fields reads row by row (a
+	// missing column is a zero field).
+	return ScanParquetRows(f, checked)
 }
 
 // ScanParquetRows reads the rows of f, a file OpenParquet opened, as

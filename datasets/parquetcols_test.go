@@ -92,7 +92,7 @@ func readBothWays(data []byte) (cols, rows []Job, canonical bool, colErr, rowErr
 		keep := func(b []Job) error { jobs = append(jobs, b...); return nil }
 		c, ok := canonicalColumns(f.Schema())
 		if !columns {
-			return jobs, ok, readRows(f, keep)
+			return jobs, ok, ScanParquetRows(f, func(_ int64, b []Job) error { return keep(b) })
 		}
 		if !ok {
 			return nil, false, nil
