@@ -76,7 +76,11 @@ type columnReader struct {
 	n     int          // values in the current page
 	pos   int          // values of it already handed over
 	dict  parquet.Dictionary
-	names []string          // the dictionary's values as strings
+	names []string          // the dictionary's values as strings (name columns)
+	dv64  []int64           // or as integers (int64 columns
+	dv32  []int32           // and int32 columns)
+	buf64 []int64           // the values of a dictionary-encoded integer page
+	buf32 []int32           // looked up
 	seen  map[string]string // plain byte-array values already made strings
 }
 
@@ -142,20 +146,23 @@ func (c *columnReader) next() error {
 // decode points the reader at page p's values.
 func (c *columnReader) decode(p parquet.Page) error {
 	name, values := jobColumns[c.field].name, p.Data()
+	dict := p.Dictionary()
 	switch kind := jobColumns[c.field].kind; {
-	case kind == parquet.Int64 && values.Kind() == encoding.Int64:
+	case kind == parquet.Int64 && dict == nil && values.Kind() == encoding.Int64:
 		c.i64 = values.Int64()
 		c.n = len(c.i64)
-	case kind == parquet.Int32 && values.Kind() == encoding.Int32:
+	case kind == parquet.Int32 && dict == nil && values.Kind() == encoding.Int32:
 		c.i32 = values.Int32()
 		c.n = len(c.i32)
-	case kind == parquet.ByteArray && p.Dictionary() != nil && values.Kind() == encoding.Int32:
-		if err := c.useDictionary(p.Dictionary()); err != nil {
+	case (kind == parquet.Int64 || kind == parquet.Int32) && dict != nil && values.Kind() == encoding.Int32:
+		return c.lookUpIntegers(dict, values.Int32())
+	case kind == parquet.ByteArray && dict != nil && values.Kind() == encoding.Int32:
+		if err := c.useDictionary(dict); err != nil {
 			return err
 		}
 		c.i32 = values.Int32()
 		c.n = len(c.i32)
-	case kind == parquet.ByteArray && p.Dictionary() == nil && values.Kind() == encoding.ByteArray:
+	case kind == parquet.ByteArray && dict == nil && values.Kind() == encoding.ByteArray:
 		c.data, c.offs = values.ByteArray()
 		c.n = max(len(c.offs)-1, 0)
 		c.i32 = nil
@@ -185,6 +192,49 @@ func (c *columnReader) useDictionary(d parquet.Dictionary) error {
 	}
 	c.dict = d
 	return nil
+}
+
+// lookUpIntegers points the reader at the values of a dictionary-encoded
+// integer page, its indexes ix looked up in dict (another writer may
+// encode any column so).
+func (c *columnReader) lookUpIntegers(dict parquet.Dictionary, ix []int32) error {
+	name := jobColumns[c.field].name
+	if dict != c.dict {
+		values := dict.Page().Data()
+		switch values.Kind() {
+		case encoding.Int64:
+			c.dv64, c.dv32 = append(c.dv64[:0], values.Int64()...), nil
+		case encoding.Int32:
+			c.dv32, c.dv64 = append(c.dv32[:0], values.Int32()...), nil
+		default:
+			return fmt.Errorf("column %s: a dictionary of %v values", name, values.Kind())
+		}
+		c.dict = dict
+	}
+	var err error
+	if jobColumns[c.field].kind == parquet.Int64 {
+		c.buf64, err = lookUp(c.buf64[:0], c.dv64, ix)
+		c.i64, c.n = c.buf64, len(c.buf64)
+	} else {
+		c.buf32, err = lookUp(c.buf32[:0], c.dv32, ix)
+		c.i32, c.n = c.buf32, len(c.buf32)
+	}
+	if err != nil {
+		c.n = 0
+		return fmt.Errorf("column %s: %w", name, err)
+	}
+	return nil
+}
+
+// lookUp appends to dst the values of dict at the indexes ix.
+func lookUp[T any](dst, dict []T, ix []int32) ([]T, error) {
+	for _, i := range ix {
+		if i < 0 || int(i) >= len(dict) {
+			return dst, fmt.Errorf("dictionary index %d out of %d values", i, len(dict))
+		}
+		dst = append(dst, dict[i])
+	}
+	return dst, nil
 }
 
 // byteArray is value i of a byte-array page's data and offsets.

@@ -28,10 +28,28 @@ type plainJob struct {
 	Partition string `parquet:"partition"`
 }
 
+// dictJob is Job with its integer columns in dictionaries too, as other
+// writers (pyarrow's default) store them, but wait and req_procs.
+type dictJob struct {
+	ID        int64  `parquet:"id,dict"`
+	Submit    int64  `parquet:"submit,dict"`
+	Wait      int64  `parquet:"wait"`
+	Run       int64  `parquet:"run,dict"`
+	Procs     int32  `parquet:"procs,dict"`
+	ReqProcs  int32  `parquet:"req_procs"`
+	ReqTime   int64  `parquet:"req_time,dict"`
+	Status    int32  `parquet:"status,dict"`
+	User      string `parquet:"user,dict"`
+	Group     string `parquet:"group,dict"`
+	Queue     string `parquet:"queue,dict"`
+	Partition string `parquet:"partition,dict"`
+}
+
 // parquetLayouts write a trace's jobs as canonical Parquet files laid out
 // in different ways: as WriteParquet does; in row groups of 1,000 rows
 // and pages of 4 KiB (page ends fall at other rows in every column, and
-// batches end at row groups); with plain names.
+// batches end at row groups); with plain names; with integers in
+// dictionaries, in small row groups.
 var parquetLayouts = []struct {
 	name  string
 	write func(tb testing.TB, t *Trace) []byte
@@ -52,6 +70,13 @@ var parquetLayouts = []struct {
 			jobs[i] = plainJob(j)
 		}
 		return writeJobsParquet(tb, t, jobs, parquet.PageBufferSize(16384))
+	}},
+	{"integer-dictionaries", func(tb testing.TB, t *Trace) []byte {
+		jobs := make([]dictJob, len(t.Jobs))
+		for i, j := range t.Jobs {
+			jobs[i] = dictJob(j)
+		}
+		return writeJobsParquet(tb, t, jobs, parquet.MaxRowsPerRowGroup(5000), parquet.PageBufferSize(8192))
 	}},
 }
 
@@ -199,6 +224,7 @@ func TestCanonicalColumns(t *testing.T) {
 	}{
 		{"Job", parquet.SchemaOf(Job{}), true},
 		{"plain names", parquet.SchemaOf(plainJob{}), true},
+		{"integer dictionaries", parquet.SchemaOf(dictJob{}), true},
 		{"built", schemaWith(nil), true},
 		{"a column missing", schemaWith(map[string]parquet.Node{"partition": nil}), false},
 		{"a column more", schemaWith(map[string]parquet.Node{"extra": parquet.Int(64)}), false},
