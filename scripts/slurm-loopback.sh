@@ -316,10 +316,11 @@ EOF
 }
 
 # Processes of this instance: pid files, then anything whose command line
-# names this slurm.conf (slurmctld, slurmd are started with -f), then
-# slurmstepd and job processes whose environment has SLURM_CONF=this
-# slurm.conf. Never this script or its ancestors (the caller may have
-# SLURM_CONF set to this instance).
+# names this slurm.conf (slurmctld, slurmd are started with -f) or one of
+# its power programs (a ResumeProgram waiting to start a slurmd would
+# start it after `down`), then slurmstepd and job processes whose
+# environment has SLURM_CONF=this slurm.conf. Never this script or its
+# ancestors (the caller may have SLURM_CONF set to this instance).
 instance_pids() {
 	local f p q skip=" "
 	q=$$
@@ -333,7 +334,7 @@ instance_pids() {
 		done
 		for p in /proc/[0-9]*; do
 			p=${p#/proc/}
-			if tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline" | grep -qF -- "-f $conf "; then
+			if tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline" | grep -qF -e "-f $conf " -e "$dir/bin/"; then
 				echo "$p"
 			elif tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | grep -qxF "SLURM_CONF=$conf" &&
 				{ grep -qx slurmstepd "/proc/$p/comm" 2>/dev/null || tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | grep -q '^SLURM_JOB_ID='; }; then
@@ -347,16 +348,23 @@ instance_pids() {
 	done || true
 }
 
+# do_down stops the instance's processes: TERM, then KILL those left after
+# 5 s. A process may start one more between the listing and the signal (a
+# power program starting a slurmd): the instance is listed again, up to
+# three times, until none is left.
 do_down() {
-	local pids
-	pids=$(instance_pids)
-	[ -n "$pids" ] && kill -TERM $pids 2>/dev/null || true
-	for _ in $(seq 50); do
-		pids=$(for p in $pids; do if kill -0 "$p" 2>/dev/null; then echo "$p"; fi; done)
+	local pids round
+	for round in 1 2 3; do
+		pids=$(instance_pids)
 		[ -z "$pids" ] && break
-		sleep 0.1
+		kill -TERM $pids 2>/dev/null || true
+		for _ in $(seq 50); do
+			pids=$(for p in $pids; do if kill -0 "$p" 2>/dev/null; then echo "$p"; fi; done)
+			[ -z "$pids" ] && break
+			sleep 0.1
+		done
+		[ -n "$pids" ] && kill -KILL $pids 2>/dev/null || true
 	done
-	[ -n "$pids" ] && kill -KILL $pids 2>/dev/null || true
 	rm -f "$dir"/run/*.pid
 	echo "slurm-loopback: $dir down"
 }

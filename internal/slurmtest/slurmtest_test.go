@@ -3,6 +3,7 @@ package slurmtest
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -68,6 +69,71 @@ func TestFaultHooks(t *testing.T) {
 	if len(nodes) != 2 || nodes[1].Power() != slurm.PowerUnavailable || nodes[1].Reason != "ResumeTimeout reached" {
 		t.Errorf("after the restart: %+v", nodes)
 	}
+}
+
+// TestDownDuringResume: Down, run while the ResumeProgram waits to boot a
+// node, leaves no process of the instance behind, not even the slurmd
+// the program would have started after Down (it outlived the test
+// directory before).
+func TestDownDuringResume(t *testing.T) {
+	if testing.Short() && os.Getenv("CI") != "true" {
+		t.Skip("-short: no loopback cluster")
+	}
+	c := Start(t, Options{Nodes: 2, SuspendTimeout: 2, ExtraConf: "SuspendExcNodes=node01\n"})
+	client := c.Client()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := client.PowerDown(ctx, []string{"node02"}, false); err != nil {
+		t.Fatal(err)
+	}
+	c.WaitNodeClass(t, 60*time.Second, slurm.PowerOff, "node02")
+	if err := client.PowerUp(ctx, []string{"node02"}); err != nil {
+		t.Fatal(err)
+	}
+	// The ResumeProgram logs the request, then waits 2 s before it starts
+	// the node's slurmd: Down comes within that wait.
+	deadline := time.Now().Add(30 * time.Second)
+	for !resumeLogged(t, c) {
+		if time.Now().After(deadline) {
+			t.Fatal("the ResumeProgram never ran")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	c.Down(t)
+	time.Sleep(3 * time.Second) // past the program's wait
+	if pids := instanceProcesses(t, c); len(pids) > 0 {
+		t.Errorf("after Down, processes of the instance run: %v", pids)
+	}
+}
+
+// resumeLogged reports whether the power log has a resume.
+func resumeLogged(t *testing.T, c *Cluster) bool {
+	for _, e := range c.PowerLog(t) {
+		if e.Verb == "resume" {
+			return true
+		}
+	}
+	return false
+}
+
+// instanceProcesses lists the processes whose command line names the
+// instance's directory (its slurm.conf, its power programs).
+func instanceProcesses(t *testing.T, c *Cluster) []string {
+	dirs, err := filepath.Glob("/proc/[0-9]*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, "cmdline"))
+		if err != nil {
+			continue
+		}
+		if cmd := strings.ReplaceAll(string(b), "\x00", " "); strings.Contains(cmd, c.Dir) {
+			out = append(out, filepath.Base(d)+": "+cmd)
+		}
+	}
+	return out
 }
 
 func TestReservePorts(t *testing.T) {
