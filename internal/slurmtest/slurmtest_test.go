@@ -35,16 +35,9 @@ func TestFaultHooks(t *testing.T) {
 		}
 	}
 
-	client := c.Client()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	if err := client.PowerDown(ctx, []string{"node02"}, false); err != nil {
-		t.Fatal(err)
-	}
-	c.WaitNodeClass(t, 60*time.Second, slurm.PowerOff, "node02")
-	if err := client.PowerUp(ctx, []string{"node02"}); err != nil {
-		t.Fatal(err)
-	}
+	powerCycle(ctx, t, c, "node02")
 	nodes := c.WaitNodeClass(t, 60*time.Second, slurm.PowerUnavailable, "node02")
 	for _, n := range nodes {
 		if n.Name == "node02" && (n.State.Base != slurm.BaseDown || !n.State.Flags.Has(slurm.FlagPoweredDown|slurm.FlagNotResponding)) {
@@ -80,16 +73,9 @@ func TestDownDuringResume(t *testing.T) {
 		t.Skip("-short: no loopback cluster")
 	}
 	c := Start(t, Options{Nodes: 2, SuspendTimeout: 2, ExtraConf: "SuspendExcNodes=node01\n"})
-	client := c.Client()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := client.PowerDown(ctx, []string{"node02"}, false); err != nil {
-		t.Fatal(err)
-	}
-	c.WaitNodeClass(t, 60*time.Second, slurm.PowerOff, "node02")
-	if err := client.PowerUp(ctx, []string{"node02"}); err != nil {
-		t.Fatal(err)
-	}
+	powerCycle(ctx, t, c, "node02")
 	// The ResumeProgram logs the request, then waits 2 s before it starts
 	// the node's slurmd: Down comes within that wait.
 	deadline := time.Now().Add(30 * time.Second)
@@ -103,6 +89,20 @@ func TestDownDuringResume(t *testing.T) {
 	time.Sleep(3 * time.Second) // past the program's wait
 	if pids := instanceProcesses(t, c); len(pids) > 0 {
 		t.Errorf("after Down, processes of the instance run: %v", pids)
+	}
+}
+
+// powerCycle powers node down, waits until it is off, and asks for it
+// to be powered up again.
+func powerCycle(ctx context.Context, t *testing.T, c *Cluster, node string) {
+	t.Helper()
+	client := c.Client()
+	if err := client.PowerDown(ctx, []string{node}, false); err != nil {
+		t.Fatal(err)
+	}
+	c.WaitNodeClass(t, 60*time.Second, slurm.PowerOff, node)
+	if err := client.PowerUp(ctx, []string{node}); err != nil {
+		t.Fatal(err)
 	}
 }
 
