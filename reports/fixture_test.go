@@ -64,7 +64,8 @@ func testRun() *Run {
 		},
 		Presets: []tuner.PresetChoice{
 			{Name: "qos0", Bound: 0, Resolved: 0, Feasible: false, Row: 4},
-			{Name: "qos0.1", Bound: 0.1, Resolved: 0.1, Feasible: true, Row: 3},
+			// On test only row 4 meets 0.1: the pick had it seen the test split.
+			{Name: "qos0.1", Bound: 0.1, Resolved: 0.1, Feasible: true, Row: 3, HindsightRow: ptr(4), HindsightFeasible: ptr(true)},
 			{Name: "qos0.5", Bound: 0.5, Resolved: 0.5, Feasible: true, Row: 1},
 		},
 	}
@@ -114,3 +115,5 @@ func testTimeline() *sim.Timeline {
 		},
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -40,6 +40,13 @@ type HoldoutRow struct {
 	AboveOracleKWh *float64 `json:"above_oracle_kwh"`
 	// EnergySplit says which split the energy figures are on.
 	EnergySplit string `json:"energy_split"`
+	// HindsightRow is the front member the preset would have chosen on
+	// the test split, HindsightFeasible whether it meets the bound there,
+	// HindsightTest its test scores (run.PresetChoice.HindsightRow; nil:
+	// no test split, or an older run).
+	HindsightRow      *int               `json:"hindsight_row,omitempty"`
+	HindsightFeasible *bool              `json:"hindsight_feasible_test,omitempty"`
+	HindsightTest     *objectives.Scores `json:"hindsight_test,omitempty"`
 }
 
 // Holdout builds the holdout table: one row per preset of the run, in the
@@ -54,6 +61,9 @@ func Holdout(r *Run) []HoldoutRow {
 		row := holdoutRow(r, p.Row)
 		row.Preset, row.Bound, row.Relative = p.Name, p.Bound, p.Relative
 		row.Resolved, row.Feasible, row.FeasibleTest = p.Resolved, p.Feasible, p.FeasibleTest
+		if h := p.HindsightRow; h != nil && *h >= 0 && *h < len(r.Front.Solutions) && p.HindsightFeasible != nil {
+			row.HindsightRow, row.HindsightFeasible, row.HindsightTest = h, p.HindsightFeasible, r.Front.Solutions[*h].Test
+		}
 		rows = append(rows, row)
 	}
 	return rows

@@ -11,7 +11,7 @@ import (
 // linked as the SVG files written beside it.
 func (rep *Report) Markdown() ([]byte, error) {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# %s\n\nPicked solution: **%s**. Energy figures are on the %s split.\n", rep.title(), rep.Pick.Label, rep.energySplit())
+	fmt.Fprintf(&b, "# %s\n\nPicked solution: **%s**. Energy figures are on the %s split. Hindsight on test: the row each preset would have chosen had it seen the test split, and whether that row meets the bound there.\n", rep.title(), rep.Pick.Label, rep.energySplit())
 	for _, t := range rep.tables() {
 		fmt.Fprintf(&b, "\n## %s\n\n", t.Caption)
 		writeMarkdownTable(&b, t.Header, t.Rows)

@@ -88,7 +88,7 @@ func PoliciesText(s *tuner.PoliciesSummary) string {
 		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", p.Policy, p.Evaluations, rule, hvText(p.Hypervolume, "train"), hvText(p.Hypervolume, "test"))
 	}
 	b.WriteString("\n![fronts on train and test](" + PoliciesFigure + ".svg)\n")
-	b.WriteString("\nEach preset's pick is chosen on the train split; feasible: it meets the preset's bound on that split (resolved against always-on's there). off % oracle: off-node-seconds as a share of the oracle's on the same split. A pick with its policy's schedule rule on (rule on) may owe part of its QoS to a changed schedule: compare the waits with always-on's.\n")
+	b.WriteString("\nEach preset's pick is chosen on the train split; feasible: it meets the preset's bound on that split (resolved against always-on's there). off % oracle: off-node-seconds as a share of the oracle's on the same split. A pick with its policy's schedule rule on (rule on) may owe part of its QoS to a changed schedule: compare the waits with always-on's. The row \"test, hindsight\" is the front member the preset would have chosen on the test split: what the front offered a choice made on train.\n")
 	for _, preset := range s.Presets {
 		fmt.Fprintf(&b, "\n## Preset %s\n\n", preset)
 		b.WriteString("| policy | split | feasible | qos_p90 | mean wait (s) | max wait (s) | off-node-seconds | off % oracle | reconfigurations | energy (kWh) | rule on |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
@@ -101,15 +101,16 @@ func PoliciesText(s *tuner.PoliciesSummary) string {
 			if pk.FeasibleTest != nil {
 				feasTest = feasibleText(*pk.FeasibleTest)
 			}
-			rows := []struct {
-				split, feasible string
-				sc              *objectives.Scores
-			}{{"train", feasibleText(pk.FeasibleTrain), &pk.Train}, {"test", feasTest, pk.Test}}
+			rows := []pickRow{{"train", "train", feasibleText(pk.FeasibleTrain), &pk.Train, pk.ScheduleRuleOn},
+				{"test", "test", feasTest, pk.Test, pk.ScheduleRuleOn}}
+			if h := pk.Hindsight; h != nil {
+				rows = append(rows, pickRow{"test, hindsight", "test", feasibleText(h.FeasibleTest), &h.Test, h.ScheduleRuleOn})
+			}
 			for _, r := range rows {
 				if r.sc == nil {
 					continue
 				}
-				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", p.Policy, r.split, r.feasible, scoreCells(r.sc, s.References, r.split), yesNo(pk.ScheduleRuleOn))
+				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", p.Policy, r.label, r.feasible, scoreCells(r.sc, s.References, r.split), yesNo(r.ruleOn))
 			}
 		}
 		for _, name := range []string{tuner.AlwaysOn, tuner.Oracle} {
@@ -124,6 +125,14 @@ func PoliciesText(s *tuner.PoliciesSummary) string {
 		}
 	}
 	return b.String()
+}
+
+// pickRow is one row of a preset's table: the scores of a pick (or of
+// its hindsight member) on one split.
+type pickRow struct {
+	label, split, feasible string
+	sc                     *objectives.Scores
+	ruleOn                 bool
 }
 
 func hvText(hv map[string]float64, split string) string {

@@ -127,7 +127,7 @@ func TestCSVHoldsEveryDigit(t *testing.T) {
 	if len(lines) != 4 {
 		t.Fatalf("%d CSV lines, want header and 3 presets", len(lines))
 	}
-	wantLine := "qos0.1,0.1,false,0.1,true,,3,0.08,500000,150,0,0,0.12,200000,60,0,0,test,56,14,20,12"
+	wantLine := "qos0.1,0.1,false,0.1,true,,3,0.08,500000,150,0,0,0.12,200000,60,0,0,test,56,14,20,12,4,true,0.03,90000,20,0,0"
 	if lines[2] != wantLine {
 		t.Errorf("qos0.1 line\n got %s\nwant %s", lines[2], wantLine)
 	}
@@ -223,7 +223,7 @@ func TestHoldoutWithoutOracle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "qos0.1,0.1,false,0.1,true,,3,0.08,500000,150,0,0,0.12,200000,60,0,0,test,56,14,20,\n"; !strings.Contains(string(b), want) {
+	if want := "qos0.1,0.1,false,0.1,true,,3,0.08,500000,150,0,0,0.12,200000,60,0,0,test,56,14,20,,4,true,0.03,90000,20,0,0\n"; !strings.Contains(string(b), want) {
 		t.Errorf("csv lacks %q:\n%s", want, b)
 	}
 }

@@ -22,10 +22,11 @@ func seedsPolicy(name string, feasible int, test ...float64) tuner.SeedsPolicy {
 	for i := range train {
 		train[i] = 0.5
 	}
-	share := spread([]float64{0.5, 0.7})
+	share, hind, seeds := spread([]float64{0.5, 0.7}), spread([]float64{0.8, 0.9}), len(test)
 	return tuner.SeedsPolicy{Policy: name,
 		Hypervolume: map[string]tuner.Spread{"train": spread(train), "test": spread(test)},
-		Picks:       map[string]tuner.SeedsPick{"rel10": {Seeds: len(test), FeasibleTrain: len(test), FeasibleTest: feasible, TestOffShare: &share}}}
+		Picks: map[string]tuner.SeedsPick{"rel10": {Seeds: len(test), FeasibleTrain: len(test), FeasibleTest: feasible, TestOffShare: &share,
+			HindsightOffShare: &hind, HindsightFeasible: &seeds}}}
 }
 
 // SeedsText ranks the policies by mean test hypervolume and tells a pair
@@ -41,7 +42,7 @@ func TestSeedsText(t *testing.T) {
 		"| a | 0.71 | 0.7–0.72 | 0.7, 0.72 | 0.5 |",
 		"- a is ahead of b on every seed: its lowest test HV 0.7 is above the other's highest 0.68",
 		"- b and c are not told apart by these seeds: their means are 0.005 apart",
-		"| c | 2 of 2 | 1 of 2 |  | 60.0 % (50.0 %–70.0 %) |",
+		"| c | 2 of 2 | 1 of 2 |  | 60.0 % (50.0 %–70.0 %) | 85.0 % (80.0 %–90.0 %) | 2 of 2 |",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in\n%s", want, text)

@@ -83,6 +83,8 @@ func (rep *Report) holdoutTable(machine bool) table {
 	header = append(header, cols.header("train")...)
 	header = append(header, cols.header("test")...)
 	header = append(header, "energy_split", "energy_kwh", "saved_kwh", "saved_pct", "above_oracle_kwh")
+	header = append(header, "hindsight_row", "hindsight_feasible_test")
+	header = append(header, cols.header("hindsight_test")...)
 	t := table{ID: "holdout", Caption: "Holdout: presets on the training and the test split", Header: header}
 	for _, h := range rep.Holdout {
 		feasibleTest := "" // no test split, or a run written before it was recorded
@@ -93,6 +95,12 @@ func (rep *Report) holdoutTable(machine bool) table {
 		row = append(row, cols.cells(&h.Train, f)...)
 		row = append(row, cols.cells(h.Test, f)...)
 		row = append(row, h.EnergySplit, f(h.KWh), optional(h.SavedKWh, f), optional(h.SavedPct, f), optional(h.AboveOracleKWh, f))
+		hindRow, hindFeasible := "", ""
+		if h.HindsightRow != nil {
+			hindRow, hindFeasible = strconv.Itoa(*h.HindsightRow), feasible(*h.HindsightFeasible)
+		}
+		row = append(row, hindRow, hindFeasible)
+		row = append(row, cols.cells(h.HindsightTest, f)...)
 		t.Rows = append(t.Rows, row)
 	}
 	return t
@@ -112,7 +120,7 @@ func (rep *Report) holdoutTableForPeople() table {
 		}
 		header = append(header, h+", train / test")
 	}
-	header = append(header, "energy (kWh)", "saved (kWh)", "saved (%)", "above oracle (kWh)")
+	header = append(header, "energy (kWh)", "saved (kWh)", "saved (%)", "above oracle (kWh)", "hindsight on test")
 	t := table{ID: "holdout", Caption: "Holdout: presets on the training and the test split", Header: header}
 	train, test := scoreCols{names, true}, scoreCols{names, true}
 	for _, h := range rep.Holdout {
@@ -136,7 +144,7 @@ func (rep *Report) holdoutTableForPeople() table {
 			}
 			row = append(row, cell)
 		}
-		row = append(row, num(h.KWh), optional(h.SavedKWh, num), optional(h.SavedPct, pct), optional(h.AboveOracleKWh, num))
+		row = append(row, num(h.KWh), optional(h.SavedKWh, num), optional(h.SavedPct, pct), optional(h.AboveOracleKWh, num), hindsightText(h))
 		t.Rows = append(t.Rows, row)
 	}
 	return t
@@ -362,4 +370,14 @@ func (rep *Report) tables() []table {
 		ts = append(ts, rep.breakdownTables()...)
 	}
 	return append(ts, rep.detailTables()...)
+}
+
+// hindsightText is the row a preset would have chosen on the test split
+// and whether it meets the bound there ("row 7, feasible"), or "" when
+// the run records none.
+func hindsightText(h HoldoutRow) string {
+	if h.HindsightRow == nil {
+		return ""
+	}
+	return fmt.Sprintf("row %d, %s", *h.HindsightRow, feasibleText(*h.HindsightFeasible))
 }

@@ -107,6 +107,17 @@ type PresetChoice struct {
 	// they were recorded; Test nil without a test split).
 	Train *objectives.Scores `json:"train,omitempty"`
 	Test  *objectives.Scores `json:"test,omitempty"`
+	// HindsightRow is the row the preset would have chosen had it seen
+	// the test split: its order and bound applied to the front's test
+	// scores, the bound resolved against always-on's there (the knee on
+	// the test scores). HindsightFeasible is whether that row meets the
+	// bound on test; false when no member does. Beside the pick's test
+	// scores they part what choosing on train cost from what the front
+	// holds at all: when the hindsight row keeps little more than the
+	// pick, no choice from this front could have done better. Nil without
+	// a test split, or in runs written before they were recorded.
+	HindsightRow      *int  `json:"hindsight_row,omitempty"`
+	HindsightFeasible *bool `json:"hindsight_feasible,omitempty"`
 }
 
 // Normalizer is the hypervolume box of one split: raw objective values

@@ -63,6 +63,20 @@ type PresetPick struct {
 	// ScheduleRuleOn says the pick has its policy's scheduling rule on
 	// (hgfs: it drains), so part of its gain may be a schedule change.
 	ScheduleRuleOn bool `json:"schedule_rule_on,omitempty"`
+	// Hindsight is the member the preset would have chosen had it seen
+	// the test split (run.PresetChoice.HindsightRow): what the pick's
+	// test scores are measured against to tell a poor choice from a
+	// front that holds nothing better. Nil without a test split.
+	Hindsight *HindsightPick `json:"hindsight,omitempty"`
+}
+
+// HindsightPick is the front member a preset chooses on the test
+// split's scores, and whether it meets the preset's bound there.
+type HindsightPick struct {
+	Row            int               `json:"row"`
+	Test           objectives.Scores `json:"test"`
+	FeasibleTest   bool              `json:"feasible_test"`
+	ScheduleRuleOn bool              `json:"schedule_rule_on,omitempty"`
 }
 
 // TunePolicies tunes each policy in turn on o's split with o's settings
@@ -100,6 +114,9 @@ func TunePolicies(ctx context.Context, o Options, t rundir.Target, policies []st
 			}
 			if meta != nil {
 				note(o.Monitor, "%s: finished, kept\n", p)
+				if err := fillHindsight(meta, front, po); err != nil {
+					return nil, fmt.Errorf("tuner: policy %s: %w", p, err)
+				}
 			}
 		}
 		if meta == nil {
@@ -181,9 +198,51 @@ func summarizePolicies(metas []*RunMeta, fronts []*Front, o Options) (*PoliciesS
 			sol := fronts[i].Solutions[ch.Row]
 			pick := PresetPick{Row: ch.Row, Train: sol.Train, Test: sol.Test, FeasibleTrain: ch.Feasible, FeasibleTest: ch.FeasibleTest,
 				ScheduleRuleOn: spec.ScheduleRule.On(spec, sol.Config)}
+			if pick.Hindsight = hindsightPick(ch, fronts[i].Solutions); pick.Hindsight != nil {
+				pick.Hindsight.ScheduleRuleOn = spec.ScheduleRule.On(spec, fronts[i].Solutions[pick.Hindsight.Row].Config)
+			}
 			ps.Picks[ch.Name] = pick
 		}
 		s.Policies = append(s.Policies, ps)
 	}
 	return s, nil
+}
+
+// hindsightPick is ch's hindsight member of sols, nil when ch records
+// none.
+func hindsightPick(ch PresetChoice, sols []Solution) *HindsightPick {
+	if ch.HindsightRow == nil || ch.HindsightFeasible == nil {
+		return nil
+	}
+	row := *ch.HindsightRow
+	if row < 0 || row >= len(sols) || sols[row].Test == nil {
+		return nil
+	}
+	return &HindsightPick{Row: row, Test: *sols[row].Test, FeasibleTest: *ch.HindsightFeasible}
+}
+
+// fillHindsight records the hindsight members of a kept run written
+// before they were (run.PresetChoice.HindsightRow), from its front's test
+// scores alone: no replay. The presets are o's, which resumeRun found
+// to be the run's.
+func fillHindsight(m *RunMeta, f *Front, o Options) error {
+	ao, ok := m.References[AlwaysOn]
+	if !ok || ao.Test == nil {
+		return nil
+	}
+	o, err := o.withDefaults()
+	if err != nil {
+		return err
+	}
+	for k := range m.Presets {
+		ch := &m.Presets[k]
+		i := slices.IndexFunc(o.Presets, func(p Preset) bool { return p.Name == ch.Name })
+		if ch.HindsightRow != nil || ch.Row < 0 || i < 0 {
+			continue
+		}
+		if err := o.Presets[i].Hindsight(ch, f.Solutions, f.Objectives, ao.Test); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -85,7 +85,13 @@ func TestTunePoliciesContract(t *testing.T) {
 					t.Errorf("%s %s: %s is %v, want a boolean", policies[i], preset, k, pk[k])
 				}
 			}
+			h, _ := pk["hindsight"].(map[string]any)
+			checkScores(policies[i]+" "+preset+" hindsight", h["test"])
+			if _, ok := h["feasible_test"].(bool); !ok {
+				t.Errorf("%s %s: hindsight %v has no feasible_test", policies[i], preset, pk["hindsight"])
+			}
 		}
+		checkHindsight(t, s.Policies[i])
 		if _, _, err := tuner.LoadRun(filepath.Join(dir, policies[i])); err != nil {
 			t.Errorf("%s's run directory: %v", policies[i], err)
 		}
@@ -158,6 +164,17 @@ func TestTunePoliciesResume(t *testing.T) {
 	if again, err := os.ReadFile(summary); err != nil || string(again) != string(first) {
 		t.Errorf("resuming a finished comparison changed summary.json (err %v)", err)
 	}
+	// Runs written before the hindsight members were recorded: a resume
+	// finds them from the fronts, to the same summary.
+	for _, p := range policies {
+		stripHindsight(t, filepath.Join(dir, p, tuner.RunJSON))
+	}
+	if _, err := tuner.TunePolicies(context.Background(), o, rg, policies); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := os.ReadFile(summary); err != nil || string(again) != string(first) {
+		t.Errorf("resuming runs without hindsight members changed summary.json (err %v)", err)
+	}
 
 	other := o
 	other.Settings.Seed++
@@ -220,5 +237,65 @@ func TestTunePoliciesResume(t *testing.T) {
 	}
 	if _, err := tuner.TunePolicies(context.Background(), repick, rg, policies); err != nil {
 		t.Errorf("resume without checkpoints, same seed: %v", err)
+	}
+}
+
+// checkHindsight checks each pick against its hindsight member, the
+// preset's choice on the test split: no pick is better on test than it.
+// A pick that meets its bound on test has a hindsight member that does
+// too, with at least its off-seconds (most off-seconds first: qos0.1,
+// qos0.5, rel10); qos0's hindsight has at most the pick's test qos_p90.
+func checkHindsight(t *testing.T, p tuner.PolicySummary) {
+	t.Helper()
+	for name, pk := range p.Picks {
+		h := pk.Hindsight
+		if h == nil || pk.Test == nil || pk.FeasibleTest == nil {
+			t.Errorf("%s %s: no hindsight member (%v) or test scores", p.Policy, name, h)
+			continue
+		}
+		switch name {
+		case "qos0":
+			if h.Test.QoSP90 > pk.Test.QoSP90 {
+				t.Errorf("%s qos0: hindsight test qos_p90 %g above the pick's %g", p.Policy, h.Test.QoSP90, pk.Test.QoSP90)
+			}
+		case "qos0.1", "qos0.5", "rel10":
+			if *pk.FeasibleTest && (!h.FeasibleTest || h.Test.OffNodeSeconds < pk.Test.OffNodeSeconds) {
+				t.Errorf("%s %s: pick holds on test with %d off-seconds, hindsight (feasible %v) has %d",
+					p.Policy, name, pk.Test.OffNodeSeconds, h.FeasibleTest, h.Test.OffNodeSeconds)
+			}
+		}
+	}
+}
+
+// stripHindsight deletes the hindsight members from a run.json, as a run
+// written before they were recorded has it.
+func stripHindsight(t *testing.T, file string) {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	presets, _ := doc["presets"].([]any)
+	stripped := 0
+	for _, pv := range presets {
+		p, _ := pv.(map[string]any)
+		if _, ok := p["hindsight_row"]; ok {
+			stripped++
+		}
+		delete(p, "hindsight_row")
+		delete(p, "hindsight_feasible")
+	}
+	if stripped == 0 {
+		t.Fatalf("%s records no hindsight member", file)
+	}
+	if b, err = json.Marshal(doc); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -176,6 +176,33 @@ func (p Preset) Assess(ch *PresetChoice, sols []Solution, alwaysOnTest *objectiv
 	return nil
 }
 
+// Hindsight records on ch the row p would have chosen had it seen the
+// test split (see run.PresetChoice.HindsightRow): p resolved on the
+// solutions' test scores, its bound against always-on's test scores.
+// It records nothing without a test split (alwaysOnTest nil, or a
+// solution without test scores).
+func (p Preset) Hindsight(ch *PresetChoice, sols []Solution, objs []Objective, alwaysOnTest *objectives.Scores) error {
+	if alwaysOnTest == nil || len(sols) == 0 {
+		return nil
+	}
+	onTest := make([]Solution, len(sols))
+	for i, s := range sols {
+		if s.Test == nil {
+			return nil
+		}
+		onTest[i] = Solution{Train: *s.Test}
+	}
+	h, err := p.Choose(onTest, objs, *alwaysOnTest)
+	if err != nil {
+		return fmt.Errorf("preset %s: hindsight on the test split: %w", p.Name, err)
+	}
+	if h.Row < 0 {
+		return nil
+	}
+	ch.HindsightRow, ch.HindsightFeasible = &h.Row, &h.Feasible
+	return nil
+}
+
 // lexLess reports whether a is better than b in the lexicographic order.
 func lexLess(a, b objectives.Scores, order []Objective) (bool, error) {
 	for _, o := range order {

@@ -194,3 +194,70 @@ func FuzzParseConstraint(f *testing.F) {
 		}
 	})
 }
+
+// TestHindsight works the hindsight member out by hand: the preset's
+// choice had it seen the test split.
+func TestHindsight(t *testing.T) {
+	presets := map[string]Preset{}
+	for _, p := range DefaultPresets() {
+		presets[p.Name] = p
+	}
+	withTest := func(s Solution, qos float64, off int64) Solution {
+		s.Test = &objectives.Scores{QoSP90: qos, OffNodeSeconds: off, Reconfigurations: s.Train.Reconfigurations}
+		return s
+	}
+	// Always-on's qos_p90 is 5 on train (rel10 bound 5.5) and 10 on
+	// test (bound 11).
+	front := []Solution{
+		withTest(sol(4, 100, 1), 9, 90),     // 0: holds on both, few off-seconds
+		withTest(sol(5.5, 400, 2), 12, 500), // 1: rel10's pick on train; misses on test
+		withTest(sol(6, 600, 3), 10.5, 450), // 2: misses on train; holds on test with the most
+		withTest(sol(8, 900, 4), 30, 900),   // 3: misses on both
+	}
+	trainAO, testAO := objectives.Scores{QoSP90: 5}, objectives.Scores{QoSP90: 10}
+	tests := []struct {
+		preset   string
+		testAO   *objectives.Scores
+		pick     int
+		row      int // -1: none recorded
+		feasible bool
+	}{
+		{"rel10", &testAO, 1, 2, true},
+		{"qos0", &testAO, 0, 0, true},                         // best test QoS: row 0 (9)
+		{"rel10", &objectives.Scores{QoSP90: 1}, 1, 0, false}, // bound 1.1: none holds; least violating
+		{"rel10", nil, 1, -1, false},                          // no test split
+		{"qos0.5", &testAO, 0, 0, false},                      // absolute bound 0.5: nothing holds on test
+	}
+	for _, tc := range tests {
+		p := presets[tc.preset]
+		ch, err := p.Choose(front, DefaultObjectives(), trainAO)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ch.Row != tc.pick {
+			t.Fatalf("%s: pick %d, want %d", tc.preset, ch.Row, tc.pick)
+		}
+		if err := p.Hindsight(&ch, front, DefaultObjectives(), tc.testAO); err != nil {
+			t.Fatal(err)
+		}
+		if tc.row < 0 {
+			if ch.HindsightRow != nil || ch.HindsightFeasible != nil {
+				t.Errorf("%s without a test split: hindsight %v %v, want none", tc.preset, ch.HindsightRow, ch.HindsightFeasible)
+			}
+			continue
+		}
+		if ch.HindsightRow == nil || *ch.HindsightRow != tc.row || *ch.HindsightFeasible != tc.feasible {
+			t.Errorf("%s (always-on test %v): hindsight %v feasible %v, want row %d feasible %v",
+				tc.preset, tc.testAO, ch.HindsightRow, ch.HindsightFeasible, tc.row, tc.feasible)
+		}
+		if ch.Row != tc.pick {
+			t.Errorf("%s: hindsight moved the pick to %d", tc.preset, ch.Row)
+		}
+	}
+	// A member without test scores: nothing recorded.
+	partial := append([]Solution{sol(1, 1, 1)}, front...)
+	ch, _ := presets["rel10"].Choose(partial, DefaultObjectives(), trainAO)
+	if err := presets["rel10"].Hindsight(&ch, partial, DefaultObjectives(), &testAO); err != nil || ch.HindsightRow != nil {
+		t.Errorf("a member without test scores: hindsight %v, %v; want none", ch.HindsightRow, err)
+	}
+}

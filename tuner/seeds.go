@@ -54,6 +54,13 @@ type SeedsPick struct {
 	// when the oracle switches nothing off).
 	TestQoSP90   *Spread `json:"test_qos_p90,omitempty"`
 	TestOffShare *Spread `json:"test_off_share_of_oracle,omitempty"`
+	// HindsightOffShare is the same share for the member the preset
+	// would have chosen on the test split (PresetPick.Hindsight), and
+	// HindsightFeasible on how many seeds that member meets the bound on
+	// test: the most the seeds' fronts offered a choice made on train.
+	// Both are absent unless every seed's pick records its hindsight.
+	HindsightOffShare *Spread `json:"hindsight_test_off_share_of_oracle,omitempty"`
+	HindsightFeasible *int    `json:"hindsight_feasible_test,omitempty"`
 }
 
 // Spread is a figure over seeds: each seed's value, in the order of
@@ -181,7 +188,8 @@ func seedsPolicy(name string, per []PolicySummary, oracles []Pair, presets []str
 	}
 	for _, preset := range presets {
 		var pk SeedsPick
-		var qos, share []float64
+		var qos, share, hind []float64
+		hindSeeds, hindFeasible := 0, 0
 		for i, p := range per {
 			pick, ok := p.Picks[preset]
 			if !ok {
@@ -194,12 +202,23 @@ func seedsPolicy(name string, per []PolicySummary, oracles []Pair, presets []str
 			if pick.FeasibleTest != nil && *pick.FeasibleTest {
 				pk.FeasibleTest++
 			}
+			if h := pick.Hindsight; h != nil {
+				hindSeeds++
+				if h.FeasibleTest {
+					hindFeasible++
+				}
+			}
 			if pick.Test == nil {
 				continue
 			}
 			qos = append(qos, pick.Test.QoSP90)
-			if o := oracles[i].Test; o != nil && o.OffNodeSeconds > 0 {
-				share = append(share, float64(pick.Test.OffNodeSeconds)/float64(o.OffNodeSeconds))
+			o := oracles[i].Test
+			if o == nil || o.OffNodeSeconds == 0 {
+				continue
+			}
+			share = append(share, float64(pick.Test.OffNodeSeconds)/float64(o.OffNodeSeconds))
+			if h := pick.Hindsight; h != nil {
+				hind = append(hind, float64(h.Test.OffNodeSeconds)/float64(o.OffNodeSeconds))
 			}
 		}
 		if pk.Seeds == 0 {
@@ -212,6 +231,13 @@ func seedsPolicy(name string, per []PolicySummary, oracles []Pair, presets []str
 		if len(share) == pk.Seeds {
 			sh := spreadOf(share)
 			pk.TestOffShare = &sh
+		}
+		if hindSeeds == pk.Seeds {
+			pk.HindsightFeasible = &hindFeasible
+			if len(hind) == pk.Seeds {
+				h := spreadOf(hind)
+				pk.HindsightOffShare = &h
+			}
 		}
 		sp.Picks[preset] = pk
 	}

@@ -63,14 +63,24 @@ func TestTuneSeeds(t *testing.T) {
 		}
 		for _, preset := range s.Presets {
 			pk := sp.Picks[preset]
-			feasible := 0
-			var share []float64
+			feasible, hindFeasible := 0, 0
+			var share, hind []float64
 			for _, ps := range per {
 				p := ps.Policies[i].Picks[preset]
 				if *p.FeasibleTest {
 					feasible++
 				}
-				share = append(share, float64(p.Test.OffNodeSeconds)/float64(ps.References[tuner.Oracle].Test.OffNodeSeconds))
+				if p.Hindsight.FeasibleTest {
+					hindFeasible++
+				}
+				oracle := float64(ps.References[tuner.Oracle].Test.OffNodeSeconds)
+				share = append(share, float64(p.Test.OffNodeSeconds)/oracle)
+				hind = append(hind, float64(p.Hindsight.Test.OffNodeSeconds)/oracle)
+			}
+			if pk.HindsightFeasible == nil || *pk.HindsightFeasible != hindFeasible || pk.HindsightOffShare == nil {
+				t.Errorf("%s %s: hindsight feasible on %v seeds, share %v; want %d seeds and a share", sp.Policy, preset, pk.HindsightFeasible, pk.HindsightOffShare, hindFeasible)
+			} else {
+				checkSpread(t, sp.Policy+" "+preset+" hindsight off share", *pk.HindsightOffShare, hind[0], hind[1])
 			}
 			if pk.Seeds != 2 || pk.FeasibleTest != feasible {
 				t.Errorf("%s %s: feasible on test on %d of %d seeds, want %d of 2", sp.Policy, preset, pk.FeasibleTest, pk.Seeds, feasible)
@@ -86,7 +96,8 @@ func TestTuneSeeds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{`"seeds"`, `"per_seed"`, `"mean"`, `"feasible_test"`, `"test_off_share_of_oracle"`} {
+	for _, key := range []string{`"seeds"`, `"per_seed"`, `"mean"`, `"feasible_test"`, `"test_off_share_of_oracle"`,
+		`"hindsight_test_off_share_of_oracle"`, `"hindsight_feasible_test"`} {
 		if !strings.Contains(string(b), key) {
 			t.Errorf("seeds.json has no %s", key)
 		}

@@ -531,6 +531,9 @@ func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *Result, 
 		if err := p.Assess(&ch, front.Solutions, refs[AlwaysOn].Test); err != nil {
 			return nil, err
 		}
+		if err := p.Hindsight(&ch, front.Solutions, o.Objectives, refs[AlwaysOn].Test); err != nil {
+			return nil, err
+		}
 		m.Presets = append(m.Presets, ch)
 		if ch.Row >= 0 {
 			front.Solutions[ch.Row].Presets = append(front.Solutions[ch.Row].Presets, p.Name)

@@ -161,7 +161,8 @@ func TestTunePoliciesCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := reports.PoliciesText(&s)
-	for _, want := range []string{"| hgfs | test |", "| idle-timeout | train |", "## Preset rel10", "| oracle | test |", "max wait (s)", "drain searched"} {
+	for _, want := range []string{"| hgfs | test |", "| idle-timeout | train |", "## Preset rel10", "| oracle | test |", "max wait (s)", "drain searched",
+		"| hgfs | test, hindsight |", "| idle-timeout | test, hindsight |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("policies.md lacks %q", want)
 		}
