@@ -3,6 +3,7 @@ package serve
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"os"
@@ -50,6 +51,7 @@ func TestResultsCompareExport(t *testing.T) {
 	}
 
 	page := get(t, ts.client, ts.ts.URL+"/runs/"+a, http.StatusOK)
+	resultsPage := page
 	for _, want := range []string{`id="holdout"`, `id="front-0"`, "timeline-slots.svg", "knee", "SuspendTime=", "ecotune tune --policy idle-timeout"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the results page lacks %q", want)
@@ -69,6 +71,16 @@ func TestResultsCompareExport(t *testing.T) {
 	rr, err := reports.LoadRun(filepath.Join(ts.data, "runs", a, runSubdir))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Each preset's hindsight member, as run.json records it.
+	for _, p := range rr.Meta.Presets {
+		if p.HindsightRow == nil {
+			t.Errorf("preset %s records no hindsight member", p.Name)
+			continue
+		}
+		if want := fmt.Sprintf(`<td class="hindsight">row %d:`, *p.HindsightRow); !strings.Contains(resultsPage, want) {
+			t.Errorf("the results page lacks preset %s's hindsight member (%s)", p.Name, want)
+		}
 	}
 	for _, pick := range []string{"knee", "q", "impossible", "0"} {
 		p, err := rr.Pick(pick)
