@@ -343,39 +343,69 @@ var benchCases = []benchCase{
 //	go test ./sim -run '^$' -bench VsMinimal -cpu 1 -count 10 | benchstat -
 func BenchmarkVsMinimal(b *testing.B) {
 	for _, c := range benchCases {
-		b.Run(c.name, func(b *testing.B) {
-			ref, subj, idiom := c.ref(b), c.subj(b), func() {}
-			if c.idiom != nil {
-				idiom = c.idiom(b)
-			}
-			ref()
-			subj()
-			idiom()
-			runtime.GC()
-			defer lockThread()()
-			b.ReportAllocs()
-			var refCPU, subjCPU, idiomCPU time.Duration
-			for b.Loop() {
-				t0 := threadCPU()
-				ref()
-				t1 := threadCPU()
-				subj()
-				t2 := threadCPU()
-				idiom()
-				t3 := threadCPU()
-				refCPU += t1 - t0
-				subjCPU += t2 - t1
-				idiomCPU += t3 - t2
-			}
-			n := float64(b.N)
-			b.ReportMetric(float64(subjCPU)/float64(refCPU), "ratio")
-			b.ReportMetric(float64(refCPU.Nanoseconds())/n/1e6, "ref-ms")
-			b.ReportMetric(float64(subjCPU.Nanoseconds())/n/1e6, "subj-ms")
-			if c.idiom != nil {
-				b.ReportMetric(float64(subjCPU)/float64(idiomCPU), "ratio-idiom")
-				b.ReportMetric(float64(idiomCPU.Nanoseconds())/n/1e6, "idiom-ms")
-			}
-		})
+		b.Run(c.name, func(b *testing.B) { vsMinimal(b, c) })
+	}
+}
+
+// floorCases are the EASY replay of SDSC-SP2 (period 60, as the
+// idle-timeout case of benchCases) under two policies that switch
+// nothing: always-on, which is quiet, so the simulator keeps no node
+// views and never consults it; and one that is never quiet and never
+// decides, for which the simulator keeps every node's view and the list
+// of idle nodes, and consults it at every event, as for any power
+// policy. Their ratios to the minimal loops are the floor under the
+// idle-timeout case: what EASY, and then the upkeep every power policy
+// needs, cost before a policy decides anything.
+var floorCases = []benchCase{
+	{"SDSC-SP2/EASY-always-on", minimalCase(sdscFile), simCase(sdscFile, alwaysOn, sim.Options{Scheduler: sim.EASY, Period: 60}), idiomCase(sdscFile)},
+	{"SDSC-SP2/EASY-never-decides", minimalCase(sdscFile), simCase(sdscFile, neverDecides, sim.Options{Scheduler: sim.EASY, Period: 60}), idiomCase(sdscFile)},
+}
+
+func neverDecides(testing.TB) policy.Policy { return idle{} }
+
+// BenchmarkVsMinimalFloor measures floorCases as BenchmarkVsMinimal
+// measures its cases:
+//
+//	go test ./sim -run '^$' -bench 'VsMinimal(Floor)?$' -cpu 1 -count 10 | benchstat -
+func BenchmarkVsMinimalFloor(b *testing.B) {
+	for _, c := range floorCases {
+		b.Run(c.name, func(b *testing.B) { vsMinimal(b, c) })
+	}
+}
+
+// vsMinimal alternates c's reference, subject and idiomatic loop (when
+// set) in one loop, and reports their ratios and times per replay.
+func vsMinimal(b *testing.B, c benchCase) {
+	ref, subj, idiom := c.ref(b), c.subj(b), func() {}
+	if c.idiom != nil {
+		idiom = c.idiom(b)
+	}
+	ref()
+	subj()
+	idiom()
+	runtime.GC()
+	defer lockThread()()
+	b.ReportAllocs()
+	var refCPU, subjCPU, idiomCPU time.Duration
+	for b.Loop() {
+		t0 := threadCPU()
+		ref()
+		t1 := threadCPU()
+		subj()
+		t2 := threadCPU()
+		idiom()
+		t3 := threadCPU()
+		refCPU += t1 - t0
+		subjCPU += t2 - t1
+		idiomCPU += t3 - t2
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(subjCPU)/float64(refCPU), "ratio")
+	b.ReportMetric(float64(refCPU.Nanoseconds())/n/1e6, "ref-ms")
+	b.ReportMetric(float64(subjCPU.Nanoseconds())/n/1e6, "subj-ms")
+	if c.idiom != nil {
+		b.ReportMetric(float64(subjCPU)/float64(idiomCPU), "ratio-idiom")
+		b.ReportMetric(float64(idiomCPU.Nanoseconds())/n/1e6, "idiom-ms")
 	}
 }
 
