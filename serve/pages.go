@@ -433,6 +433,13 @@ type pickView struct {
 	Slurm      []string
 }
 
+// HindsightMissed reports whether the preset's hindsight member misses
+// its bound on the test split (false when there is none). A template's
+// "not" takes a non-nil *bool as true whatever it points to.
+func (p pickView) HindsightMissed() bool {
+	return p.HindsightFeasible != nil && !*p.HindsightFeasible
+}
+
 func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	j, ok := s.job(w, r)
 	if !ok {

@@ -72,15 +72,29 @@ func TestResultsCompareExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Each preset's hindsight member, as run.json records it.
-	for _, p := range rr.Meta.Presets {
-		if p.HindsightRow == nil {
+	// Each preset's hindsight member, as run.json records it, in the
+	// holdout table's order (the presets'); a member that misses its
+	// bound on test says so (the impossible preset's does).
+	cells := strings.Split(resultsPage, `<td class="hindsight">`)[1:]
+	if len(cells) != len(rr.Meta.Presets) {
+		t.Fatalf("%d hindsight cells for %d presets", len(cells), len(rr.Meta.Presets))
+	}
+	missed := 0
+	for k, p := range rr.Meta.Presets {
+		cell := cells[k][:strings.Index(cells[k], "</td>")]
+		if p.HindsightRow == nil || p.HindsightFeasible == nil {
 			t.Errorf("preset %s records no hindsight member", p.Name)
 			continue
 		}
-		if want := fmt.Sprintf(`<td class="hindsight">row %d:`, *p.HindsightRow); !strings.Contains(resultsPage, want) {
-			t.Errorf("the results page lacks preset %s's hindsight member (%s)", p.Name, want)
+		if !strings.HasPrefix(cell, fmt.Sprintf("row %d:", *p.HindsightRow)) || strings.Contains(cell, "(bound missed)") == *p.HindsightFeasible {
+			t.Errorf("preset %s: hindsight row %d feasible %v, but its cell reads %q", p.Name, *p.HindsightRow, *p.HindsightFeasible, cell)
 		}
+		if !*p.HindsightFeasible {
+			missed++
+		}
+	}
+	if missed == 0 {
+		t.Error("no hindsight member misses its bound: the impossible preset's should")
 	}
 	for _, pick := range []string{"knee", "q", "impossible", "0"} {
 		p, err := rr.Pick(pick)
