@@ -198,9 +198,7 @@ func summarizePolicies(metas []*RunMeta, fronts []*Front, o Options) (*PoliciesS
 			sol := fronts[i].Solutions[ch.Row]
 			pick := PresetPick{Row: ch.Row, Train: sol.Train, Test: sol.Test, FeasibleTrain: ch.Feasible, FeasibleTest: ch.FeasibleTest,
 				ScheduleRuleOn: spec.ScheduleRule.On(spec, sol.Config)}
-			if pick.Hindsight = hindsightPick(ch, fronts[i].Solutions); pick.Hindsight != nil {
-				pick.Hindsight.ScheduleRuleOn = spec.ScheduleRule.On(spec, fronts[i].Solutions[pick.Hindsight.Row].Config)
-			}
+			pick.Hindsight = hindsightPick(ch, fronts[i].Solutions, spec)
 			ps.Picks[ch.Name] = pick
 		}
 		s.Policies = append(s.Policies, ps)
@@ -208,9 +206,9 @@ func summarizePolicies(metas []*RunMeta, fronts []*Front, o Options) (*PoliciesS
 	return s, nil
 }
 
-// hindsightPick is ch's hindsight member of sols, nil when ch records
-// none.
-func hindsightPick(ch PresetChoice, sols []Solution) *HindsightPick {
+// hindsightPick is ch's hindsight member of sols (policy spec's), nil
+// when ch records none.
+func hindsightPick(ch PresetChoice, sols []Solution, spec policy.Spec) *HindsightPick {
 	if ch.HindsightRow == nil || ch.HindsightFeasible == nil {
 		return nil
 	}
@@ -218,7 +216,8 @@ func hindsightPick(ch PresetChoice, sols []Solution) *HindsightPick {
 	if row < 0 || row >= len(sols) || sols[row].Test == nil {
 		return nil
 	}
-	return &HindsightPick{Row: row, Test: *sols[row].Test, FeasibleTest: *ch.HindsightFeasible}
+	return &HindsightPick{Row: row, Test: *sols[row].Test, FeasibleTest: *ch.HindsightFeasible,
+		ScheduleRuleOn: spec.ScheduleRule.On(spec, sols[row].Config)}
 }
 
 // fillHindsight records the hindsight members of a kept run written
