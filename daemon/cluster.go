@@ -60,7 +60,7 @@ type Job struct {
 }
 
 // PowerState maps a Slurm power class onto the simulator's node states
-// (DESIGN.md, "The live daemon on Slurm"): idle → Idle; allocated, mixed
+// (docs/architecture.md, "The live daemon on Slurm"): idle → Idle; allocated, mixed
 // → Busy; POWERED_DOWN → Off (Booting while Slurm resumes it for a job);
 // POWERING_UP → Booting; POWERING_DOWN and POWER_DOWN (asked, not begun)
 // → ShuttingDown. ok is false for unavailable nodes (down, drained or

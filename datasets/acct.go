@@ -412,7 +412,7 @@ func acctMachineHeader(m *Meta, key string, value []byte) {
 //	}
 //
 // (the reader's own parse is called directly: through a func value or an
-// interface the loop was 15-25% slower on BenchmarkArgonne).
+// interface the loop was slower, measured in docs/performance.md).
 type acctLineReader struct {
 	lines *acctLines
 	file  string

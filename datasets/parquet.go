@@ -148,9 +148,10 @@ func ScanParquetRows[P any](f *parquet.File, fn func(done int64, rows []P) error
 	pr := parquet.NewGenericReader[P](f)
 	defer pr.Close()
 	// parquet-go's Read works in proportion to the slice it is given, not
-	// to the rows it returns: ask for no more rows than remain (a 3-row
-	// trace reads 100 times faster so), for one when none remain (to see
-	// the end), and for 64 at first, doubling while reads fill the slice
+	// to the rows it returns: ask for no more rows than remain (a short
+	// trace reads far faster so, measured in docs/performance.md), for one
+	// when none remain (to see the end), and for 64 at first, doubling
+	// while reads fill the slice
 	// (a damaged file that yields a row at a time costs little a row).
 	batch := make([]P, min(parquetBatch, max(rows, 1)))
 	next := min(len(batch), 64)

@@ -27,11 +27,9 @@ type jobSink struct {
 // Why ten: the Parquet writer compresses a column's page when it holds
 // 256 KiB, and the int64 columns fill theirs together, so it writes in
 // bursts about every 32,768 rows, taking no batch meanwhile. With one
-// batch waiting the reader stopped at each burst; with ten it reads about
-// 40,000 more jobs through one. BenchmarkImport1M (medians of 10): from
-// 855,000 to 1,140,000 jobs a second, CPU time unchanged; `ecotune
-// import` of 10 million jobs from 13.0 to 8.9 s, peak RSS from 41 to 45
-// MB (flat: 42 MB for 1 million). The file's bytes are the same.
+// batch waiting the reader stopped at each burst; with ten it reads on
+// through one (measured in docs/performance.md). The file's bytes are the
+// same.
 const sinkBatches = 12
 
 type sinkDone struct {

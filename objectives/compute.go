@@ -31,7 +31,7 @@ func (sc *Scorer) Reserve(jobs int) {
 // Compute scores one replay, as the package-level Compute does.
 //
 // QoS is r_(k), k = floor(0.9·n) clamped to n−1, of the sorted wait ratios
-// (wait / run, a zero run counting as 1 s) — DESIGN.md's definition, not
+// (wait / run, a zero run counting as 1 s) — docs/architecture.md's definition, not
 // gonum's empirical quantile. The median wait of an even number of jobs is
 // the mean of the two middle waits. With no job every score is 0.
 func (sc *Scorer) Compute(r *sim.Result) Scores {

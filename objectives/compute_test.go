@@ -69,7 +69,7 @@ func TestQoSHandWorked(t *testing.T) {
 	}
 }
 
-// TestQoSNotGonum shows the difference DESIGN.md warns about.
+// TestQoSNotGonum shows the difference docs/architecture.md warns about.
 func TestQoSNotGonum(t *testing.T) {
 	ratios := []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9}
 	if g := stat.Quantile(0.9, stat.Empirical, ratios, nil); g != 0.8 {

@@ -1,7 +1,7 @@
 // Package objectives computes the scores of a simulation: the three EECluster
 // objectives (p90 wait ratio, node-off seconds, reconfigurations) exactly as
-// DESIGN.md defines them, plus energy, waits, slowdown and makespan, and
-// per user, group or partition (Breakdown); and it
+// docs/architecture.md defines them, plus energy, waits, slowdown and
+// makespan, and per user, group or partition (Breakdown); and it
 // owns the one table of the scores (All): name, unit, direction,
 // description and formats, read by flags, front columns, reports and presets.
 package objectives

@@ -16,7 +16,7 @@ import (
 // efficiently manage the energy consumption of HPC clusters" (FUZZ-IEEE
 // 2015) and "Energy-efficient allocation of computing node slots in HPC
 // clusters through parameter learning and hybrid genetic fuzzy system
-// modeling", J. Supercomputing 71(3), 2015; design in DESIGN.md.
+// modeling", J. Supercomputing 71(3), 2015; design in docs/architecture.md.
 //
 // Each decision:
 //   - the fuzzy system (HGFSTemplate) maps three inputs to idle_scale, the
@@ -57,15 +57,13 @@ import (
 // min_idle and the same spare and max_booting: the tuned hgfs can reach
 // every tuned idle-timeout.
 //
-// DESIGN.md's starting design had the fuzzy system set a spare-capacity
-// target (idle slots kept powered ahead of demand) with a fixed min_idle.
-// Measured on NASA-iPSC (EASY, 70/30, 1200 evaluations, 32 × 2, seeds 1
-// and 2), that hgfs only tied a tuned idle-timeout (test hypervolume
-// 0.9563 / 0.9562 against 0.9640 / 0.9578); a load-dependent idle time
-// beats it (0.9825 / 0.9899), and its qos0.1 pick switches nodes off
-// longer with fewer reconfigurations. A spare target kept idle nodes on
-// however long they stayed idle; a scaled timeout keeps them only while
-// the load says they will soon be needed.
+// The starting design (docs/architecture.md) had the fuzzy system set a
+// spare-capacity target (idle slots kept powered ahead of demand) with a
+// fixed min_idle. That hgfs only tied a tuned idle-timeout, and a
+// load-dependent idle time beat it (measured in docs/experiments.md,
+// "hgfs"): a spare target kept idle nodes on however long they stayed
+// idle; a scaled timeout keeps them only while the load says they will
+// soon be needed.
 //
 // Wake: the mean wait crossing t_max (while a node is off) or t_min (while
 // more than spare nodes are idle); while drained, the head's
@@ -223,12 +221,10 @@ func hgfsCanonical(c Config) Config {
 // started from them begins on the front of the best reactive baseline,
 // and the fuzzy rules must earn their place.
 //
-// Both boot limits, because a tuned idle-timeout needs both: on SDSC-SP2
-// (EASY, 70/30, 1200 evaluations, 10 seeds), 49 of the 50 idle-timeout
-// solutions that added most test hypervolume to hgfs's front (five per
-// seed) booted one node at a time, where hgfs seeded with max_booting 0
-// alone seldom went; hgfs's test hypervolume beat idle-timeout's on 5
-// seeds of 10 with those seeds and on 10 with these.
+// Both boot limits, because a tuned idle-timeout needs both: the
+// idle-timeout solutions that added most to hgfs's front booted one node
+// at a time, where hgfs seeded with max_booting 0 alone seldom went
+// (measured in docs/experiments.md, "hgfs").
 func hgfsReactiveSeeds() []Config {
 	off := HGFSTemplate()
 	for i := range off.Rules {
@@ -249,8 +245,8 @@ func hgfsReactiveSeeds() []Config {
 // drain: min_idle 960 or 3840 s, drain_lead 1800 s (about three ESCS boot
 // times), drain_gap 1200 or 7200 s, max_booting 2. Drain's gains lie
 // apart from the reactive ones (a long min_idle, a short lead), where a
-// search started from reactive seeds alone did not always go: on
-// SDSC-SP2 (1200 evaluations, seeds 3 and 4 of 10) it never tried drain.
+// search started from reactive seeds alone did not always go (measured
+// in docs/experiments.md, "hgfs").
 func hgfsDrainSeeds() []Config {
 	var seeds []Config
 	reactive := hgfsReactiveSeeds()[0]

@@ -86,7 +86,7 @@ func TestOracleDominatesEqualQoS(t *testing.T) {
 	}
 }
 
-// qosP90 is the p90 wait ratio as DESIGN.md defines it, computed here
+// qosP90 is the p90 wait ratio as docs/architecture.md defines it, computed here
 // independently of package objectives: r_(k), k = floor(0.9 n) clamped to
 // n−1, zero run times counting as one second.
 func qosP90(r *sim.Result) float64 {

@@ -164,7 +164,7 @@ var slurmStates = map[string]struct {
 // of service.
 var outOfService = map[string]bool{"drain": true, "drained": true, "draining": true, "down": true, "fail": true,
 	"failing": true, "maint": true, "not_responding": true, "reboot_requested": true, "reboot_issued": true, "inval": true,
-	"reserved": true} // DESIGN.md: reserved nodes are never acted on
+	"reserved": true} // docs/architecture.md: reserved nodes are never acted on
 
 // nodeState maps a node's state string to its power state and whether it
 // is in service, accepting ecotune's names and Slurm's.

@@ -30,7 +30,7 @@ func (s NodeState) String() string {
 }
 
 // Powered reports whether the node draws more than its off power
-// (booting, idle, busy, shutting down): state(i,t) = 1 in DESIGN.md.
+// (booting, idle, busy, shutting down): state(i,t) = 1 in docs/architecture.md.
 func (s NodeState) Powered() bool { return s != Off }
 
 // NoTime marks a time that does not exist (never failed, never asked again).

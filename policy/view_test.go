@@ -48,7 +48,7 @@ func nodeName(i int) string {
 	return "node" + string(rune('0'+i/100%10)) + string(rune('0'+i/10%10)) + string(rune('0'+i%10))
 }
 
-// escsModel is the node model of the ESCS paper (DESIGN.md).
+// escsModel is the node model of the ESCS paper (docs/architecture.md).
 var escsModel = NodeModel{
 	OffW: 2, IdleW: 150, BusyW: 80, BootS: 555, BootWh: 13.71, ShutdownS: 480, ShutdownWh: 10.79,
 }

@@ -27,7 +27,7 @@ func idleTimeoutConfig(timeout, spare float64) policy.Config {
 	return policy.Config{Name: "idle-timeout", Params: map[string]float64{"idle_timeout": timeout, "spare": spare, "max_booting": 0}}
 }
 
-// testCluster is 8 nodes of 4 slots with the ESCS power model (DESIGN.md).
+// testCluster is 8 nodes of 4 slots with the ESCS power model (docs/architecture.md).
 var testCluster = sim.Cluster{Name: "test", Groups: []sim.NodeGroup{{Name: "node", Count: 8, Slots: 4, Model: policy.NodeModel{
 	OffW: 2, IdleW: 150, BusySlotW: 20, BootS: 555, BootWh: 13.71, ShutdownS: 480, ShutdownWh: 10.79,
 }}}}

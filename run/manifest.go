@@ -160,7 +160,7 @@ type Manifest struct {
 	TraceLenient bool   `json:"trace_lenient,omitempty"`
 	Split        Split  `json:"split"` // on disk as text, e.g. "chronological jobs 0.7"
 	// Cluster is the sim.Cluster the run simulated, as JSON: this package
-	// sits below sim (DESIGN.md), tuner.ClusterOf decodes it.
+	// sits below sim (docs/architecture.md), tuner.ClusterOf decodes it.
 	Cluster     json.RawMessage      `json:"cluster"`
 	Scheduler   string               `json:"scheduler"`
 	Evaluations int                  `json:"evaluations"`

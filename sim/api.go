@@ -94,7 +94,7 @@ type Result struct {
 	Slots int
 	// PoweredNodeSeconds is Σ_i ∫ state(i,t) dt over [TIni, TEnd].
 	PoweredNodeSeconds int64
-	// OffNodeSeconds is Nodes·(TEnd−TIni) − PoweredNodeSeconds: energy saved as DESIGN.md defines it.
+	// OffNodeSeconds is Nodes·(TEnd−TIni) − PoweredNodeSeconds: energy saved as docs/architecture.md defines it.
 	OffNodeSeconds int64
 	// Reconfigurations counts power-ons plus power-offs within (TIni, TEnd).
 	Reconfigurations int64

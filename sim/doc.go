@@ -168,7 +168,7 @@
 // level. Powered node-seconds count Booting, Idle, Busy and ShuttingDown;
 // OffNodeSeconds = Nodes·(TEnd−TIni) − powered node-seconds.
 // Reconfigurations counts the discontinuities of state(i,t) on the open
-// interval (TIni, TEnd) as DESIGN.md defines them: each boot started after
+// interval (TIni, TEnd) as docs/architecture.md defines them: each boot started after
 // TIni (0→1), and each node reaching Off after TIni — shutdown done or boot
 // failed — (1→0); a shutdown ordered at TIni that completes later counts.
 // Boots and Shutdowns count the commands applied.

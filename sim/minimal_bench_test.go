@@ -26,13 +26,10 @@ import (
 // replays. The idiomatic loop (idiomReplay) is the same algorithm as most
 // Go programmers would first write it: the trace's own jobs, the standard
 // library's container/heap, a slice for the queue. The strict loop is
-// about four times as fast, and the issue that set the simulator's
-// targets (2× for always-on FCFS, 3× for idle-timeout under EASY) gave
-// figures the idiomatic loop reproduces: the simulator as it was then
-// (commit a8baf61, this file copied in) costs 2.3× and 4.1× the
-// idiomatic loop (medians of -count 10), within the issue's own 2.3–3.0×
-// and 3.5–4.3×, against 8.5× and 15× the strict one. BenchmarkVsMinimal
-// reports both ratios.
+// the faster, and the idiomatic loop reproduces the figures of the issue
+// that set the simulator's targets (2× for always-on FCFS, 3× for
+// idle-timeout under EASY); both measured in docs/performance.md.
+// BenchmarkVsMinimal reports both ratios.
 
 // minJob is what the minimal loop reads of a trace job.
 type minJob struct {

@@ -42,8 +42,8 @@ type scaleCase struct {
 }
 
 // The 10 s bound is the plain replay's (FCFS, every node on). EASY with
-// idle-timeout costs about 2.4 times as much per job (16 s for 10M jobs
-// on the loaded 2-core machine it was measured on): logged, not bounded.
+// idle-timeout costs more per job (measured in docs/performance.md):
+// logged, not bounded.
 var scaleCases = []scaleCase{
 	{"FCFS-always-on", sim.Options{Scheduler: sim.FCFS}, alwaysOn, scaleLimit},
 	{"EASY-idle-timeout", sim.Options{Scheduler: sim.EASY, Period: 60}, idleTimeout, 0},

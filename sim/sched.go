@@ -20,8 +20,8 @@ type endEntry struct {
 // The running jobs' estimated ends are kept latest first, entries of one
 // time in any order (the reservation depends only on the times). Most
 // entries added and removed are the soonest, a few places from the
-// slice's end (on SDSC-SP2, 4 and 2 on average of 17), so both look at
-// the nearEnd soonest entries one by one first; on a large machine with
+// slice's end (measured in docs/performance.md), so both look at the
+// nearEnd soonest entries one by one first; on a large machine with
 // thousands of running jobs (RICC) they search the rest by halves.
 const nearEnd = 32
 

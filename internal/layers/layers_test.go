@@ -16,8 +16,9 @@ import (
 // module is the module path; packages are named relative to it below.
 const module = "github.com/ecotune/ecotune"
 
-// allowed is DESIGN.md's layering table: for each package, the module
-// packages it may import besides internal/... (allowed everywhere). A
+// allowed is the layer table of docs/architecture.md: for each package,
+// the module packages it may import besides internal/... (allowed
+// everywhere). A
 // package missing here fails the test: a new package needs its row.
 var allowed = func() map[string][]string {
 	layer1to6 := []string{"datasets", "fuzzy", "slurm", "policy", "sim", "objectives", "run", "tuner"}
@@ -55,7 +56,7 @@ func violations(pkg string, imports []string) []string {
 	var bad []string
 	row, known := allowed[pkg]
 	if !known && !isInternal(pkg) {
-		return []string{fmt.Sprintf("%s is in no layer of DESIGN.md's table (add its row to internal/layers)", pkg)}
+		return []string{fmt.Sprintf("%s is in no layer of docs/architecture.md's table (add its row to internal/layers)", pkg)}
 	}
 	for _, imp := range imports {
 		switch {
@@ -68,14 +69,14 @@ func violations(pkg string, imports []string) []string {
 			// row brings its row's imports along
 			for _, via := range allowed[imp] {
 				if !slices.Contains(row, via) && !slices.Contains(allowed[pkg], via) {
-					bad = append(bad, fmt.Sprintf("%s imports %s, which imports %s: its layer allows only %v (DESIGN.md)", pkg, imp, via, row))
+					bad = append(bad, fmt.Sprintf("%s imports %s, which imports %s: its layer allows only %v (docs/architecture.md)", pkg, imp, via, row))
 				}
 			}
 		case isInternal(pkg) && !slices.Contains(row, imp):
 			bad = append(bad, fmt.Sprintf("%s imports %s: internal packages sit below every layer and import none but their row", pkg, imp))
 		case isInternal(pkg):
 		case !slices.Contains(row, imp):
-			bad = append(bad, fmt.Sprintf("%s imports %s: its layer allows only %v (DESIGN.md)", pkg, imp, row))
+			bad = append(bad, fmt.Sprintf("%s imports %s: its layer allows only %v (docs/architecture.md)", pkg, imp, row))
 		}
 	}
 	return bad
@@ -129,8 +130,8 @@ func modulePackages(root string) (map[string][]string, error) {
 	return pkgs, err
 }
 
-// Every package of the module imports only what DESIGN.md's layering
-// table allows.
+// Every package of the module imports only what the layer table of
+// docs/architecture.md allows.
 func TestLayering(t *testing.T) {
 	root := filepath.Join("..", "..")
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
