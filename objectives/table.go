@@ -73,7 +73,7 @@ const (
 // front files' columns.
 var table = []Objective{
 	{Name: QoSP90, Label: "p90 wait ratio", Unit: "ratio", Direction: Minimize, Format: "%.4f", DisplayScale: 1, Service: true,
-		Description: "wait / run time of the job at the 90th percentile (DESIGN.md's QoS; a zero run counts as 1 s)",
+		Description: "wait / run time of the job at the 90th percentile (the QoS of docs/architecture.md; a zero run counts as 1 s)",
 		get:         func(s *Scores) float64 { return s.QoSP90 }},
 	{Name: OffNodeSeconds, Label: "nodes off", Unit: "node-s", Direction: Maximize, Format: counts, DisplayUnit: "node-hours", DisplayScale: hour,
 		Description: "time nodes spent powered off between the first submission and the last end: the energy saved",

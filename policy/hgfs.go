@@ -162,7 +162,7 @@ func hgfsSpec() Spec {
 		Name: "hgfs",
 		Doc:  "hybrid genetic-fuzzy: crisp R1-R3 plus a learned, load-dependent idle time before switch-off",
 		Source: "Cocaña-Fernández, Sánchez, Ranilla, FUZZ-IEEE 2015 and J. Supercomputing 71(3), 2015 (EECluster HGFS); " +
-			"inputs and encoding per ecotune DESIGN.md",
+			"inputs and encoding per ecotune docs/architecture.md",
 		Params: params,
 		Fuzzy:  HGFSTemplate(),
 		Seeds:  append(hgfsReactiveSeeds(), hgfsDrainSeeds()...),
