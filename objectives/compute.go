@@ -49,13 +49,9 @@ func (sc *Scorer) Compute(r *sim.Result) Scores {
 	if n == 0 {
 		return s
 	}
-	if cap(sc.scratch) < 2*n {
-		sc.scratch = make([]float64, 2*n)
+	if cap(sc.scratch) < n {
+		sc.scratch = make([]float64, n)
 	}
-	// Waits are never negative, so the jobs that did not wait hold the
-	// smallest wait ratios and waits, 0: only the others' are selected
-	// from, ranks shifted by the zeros.
-	ratios, waits := sc.scratch[:0:n], sc.scratch[n:n:2*n]
 	var waitSum, slowSum float64
 	var minWait int64
 	for i := range n {
@@ -65,21 +61,18 @@ func (sc *Scorer) Compute(r *sim.Result) Scores {
 		s.MaxWait = max(s.MaxWait, wait)
 		minWait = min(minWait, wait)
 		slowSum += max(1, float64(wait+run)/float64(max(run, SlowdownThreshold)))
-		if wait != 0 {
-			ratios = append(ratios, float64(wait)/float64(max(run, 1)))
-			waits = append(waits, float64(wait))
-		}
 	}
 	s.MeanWait = waitSum / float64(n)
 	s.BoundedSlowdown = slowSum / float64(n)
-	zeros := n - len(ratios)
-	if minWait < 0 { // a result not from the simulator
-		for range zeros {
-			ratios, waits = append(ratios, 0), append(waits, 0)
-		}
-		zeros = 0
-	}
+	// Waits are never negative, so the jobs that did not wait hold the
+	// smallest wait ratios and waits, 0: only the others' are selected
+	// from, ranks shifted by the zeros. The ratios and then the waits
+	// take turns in one buffer of n values, so that scoring a long replay
+	// asks for n floats, not 2n, when the heap is fullest.
+	withZeros := minWait < 0 // a result not from the simulator
+	ratios, zeros := sc.collect(r, withZeros, waitRatio)
 	s.QoSP90 = kthAbove(ratios, zeros, min(9*n/10, n-1))
+	waits, _ := sc.collect(r, withZeros, waitSeconds)
 	s.MedianWait = kthAbove(waits, zeros, n/2)
 	if n%2 == 0 {
 		lower := 0.0 // the (n/2−1)-th smallest wait: the largest below the median
@@ -90,6 +83,27 @@ func (sc *Scorer) Compute(r *sim.Result) Scores {
 	}
 	return s
 }
+
+// collect fills the scratch buffer with value(wait, run) of every job
+// that waited, or of every job when withZeros, and returns it with the
+// number of jobs left out (each of whose values is 0).
+func (sc *Scorer) collect(r *sim.Result, withZeros bool, value func(wait, run int64) float64) ([]float64, int) {
+	n := r.NumJobs()
+	x := sc.scratch[:0:n]
+	for i := range n {
+		j := r.Job(i)
+		if wait := j.Start - j.Submit; wait != 0 || withZeros {
+			x = append(x, value(wait, j.End-j.Start))
+		}
+	}
+	return x, n - len(x)
+}
+
+// waitRatio is a job's wait over its run time, a zero run counting as 1 s.
+func waitRatio(wait, run int64) float64 { return float64(wait) / float64(max(run, 1)) }
+
+// waitSeconds is a job's wait.
+func waitSeconds(wait, _ int64) float64 { return float64(wait) }
 
 // kthAbove returns the k-th smallest (0-based) of zeros zeros and the
 // positive values x, reordering x as kth does.
