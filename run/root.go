@@ -366,3 +366,35 @@ func (r *Root) RemoveStale() (int, error) {
 	}
 	return n, nil
 }
+
+// Restrict makes every directory beneath r (r's own included) 0700 and
+// every regular file 0600, skipping symbolic links: for a private tree
+// that code writing by path (with the umask's modes) has added to.
+func (r *Root) Restrict() error {
+	if err := r.r.Chmod(".", 0o700); err != nil {
+		return fmt.Errorf("run: %s: %w", r.path, err)
+	}
+	entries, err := r.ReadDir()
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		switch {
+		case e.Type().IsRegular():
+			if err := r.r.Chmod(e.Name(), 0o600); err != nil {
+				return fmt.Errorf("run: %w", r.pathErr(err, e.Name()))
+			}
+		case e.IsDir():
+			sub, err := r.Sub(e.Name())
+			if err != nil {
+				return err
+			}
+			err = sub.Restrict()
+			sub.Close()
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

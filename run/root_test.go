@@ -111,10 +111,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 func TestLinkAnywhereRefused(t *testing.T) {
 	type placement struct{ at, target string }
 	var places []placement
-	var positions []string
-	for _, d := range layoutDirs {
-		positions = append(positions, d)
-	}
+	positions := slices.Clone(layoutDirs)
 	for d, files := range layoutFiles {
 		for _, f := range files {
 			positions = append(positions, filepath.Join(d, f))
