@@ -126,3 +126,27 @@ func TestReportLinkAnywhere(t *testing.T) {
 	}
 	t.Logf("%d placements: %d refused, %d replaced; nothing outside changed", len(places)+2, refused, replaced)
 }
+
+// TestWriteSubRefusesLink: a window-K linked to another run is refused by
+// WriteSub, and nothing is written in the run it points to; a real one is
+// written.
+func TestWriteSubRefusesLink(t *testing.T) {
+	parent := t.TempDir()
+	other := writeTestRun(t)
+	if err := os.Symlink(other, filepath.Join(parent, "window-0")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(writeTestRun(t), filepath.Join(parent, "window-1")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteSub(parent, "window-0", Options{NoTimeline: true}); err == nil || !strings.Contains(err.Error(), "window-0 is a symbolic link") {
+		t.Errorf("WriteSub through a link: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(other, "report")); err == nil {
+		t.Error("a report was written in the linked run")
+	}
+	html, err := WriteSub(parent, "window-1", Options{NoTimeline: true})
+	if err != nil || html != filepath.Join(parent, "window-1", "report", ReportHTML) {
+		t.Errorf("WriteSub: %s, %v", html, err)
+	}
+}

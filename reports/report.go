@@ -240,6 +240,23 @@ func Write(runDir string, opt Options) (string, error) {
 	return writeRun(root, opt)
 }
 
+// WriteSub is Write of the run directory name beneath parent (a --windows
+// run's window-K, a --policies run's POLICY): parent is opened by its
+// path, name through it, a symbolic link there refused.
+func WriteSub(parent, name string, opt Options) (string, error) {
+	root, err := run.OpenRoot(parent)
+	if err != nil {
+		return "", fmt.Errorf("reports: %w", err)
+	}
+	defer root.Close()
+	sub, err := root.Sub(name)
+	if err != nil {
+		return "", fmt.Errorf("reports: %w", err)
+	}
+	defer sub.Close()
+	return writeRun(sub, opt)
+}
+
 // writeRun is Write of the run directory root.
 func writeRun(root *run.Root, opt Options) (string, error) {
 	r, err := loadRun(root)
