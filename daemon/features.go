@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 
+	"github.com/ecotune/ecotune/internal/atomicfile"
 	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/run"
 )
 
 // HistoryVersion is the schema version of the state file.
@@ -173,10 +174,18 @@ func ParseHistory(data []byte) (*History, error) {
 // stateFile is the name of the history in the state directory.
 const stateFile = "features.json"
 
-// LoadHistory reads the history of dir; ok is false when there is none.
+// LoadHistory reads the history of dir (opened as a run.Root: a symbolic
+// link at the state file is refused); ok is false when there is none.
 func LoadHistory(dir string) (h *History, ok bool, err error) {
-	path := filepath.Join(dir, stateFile)
-	data, err := os.ReadFile(path)
+	root, err := run.OpenRoot(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	defer root.Close()
+	data, err := root.ReadFile(stateFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, false, nil
 	}
@@ -185,41 +194,23 @@ func LoadHistory(dir string) (h *History, ok bool, err error) {
 	}
 	h, err = ParseHistory(data)
 	if err != nil {
-		return nil, false, fmt.Errorf("%s: %w", path, err)
+		return nil, false, fmt.Errorf("%s: %w", root.Join(stateFile), err)
 	}
 	return h, true, nil
 }
 
-// Save writes the history to dir atomically.
+// Save writes the history to dir atomically (internal/atomicfile inside
+// dir opened as a run.Root: a link at the state file is replaced, never
+// followed), readable by its owner only.
 func (h *History) Save(dir string) error {
 	data, err := json.Marshal(h)
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(dir, stateFile), append(data, '\n'))
-}
-
-// writeAtomic writes data through a synced temporary file in the same
-// directory renamed over path.
-func writeAtomic(path string, data []byte) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	root, err := run.OpenRoot(dir)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	defer root.Close()
+	return root.WriteFile(stateFile, append(data, '\n'), atomicfile.Options{Mode: 0o600})
 }

@@ -3,7 +3,6 @@ package reports
 import (
 	"fmt"
 	"image/color"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/tuner"
 )
 
@@ -37,7 +37,17 @@ var policyColours = []color.RGBA{
 // references) and the figure of their fronts on both splits,
 // dir/policies-front.svg. It returns the Markdown file's path.
 func WritePolicies(dir string, s *tuner.PoliciesSummary, force bool) (string, error) {
-	fig, err := policiesFigure(dir, s)
+	root, err := run.OpenRoot(dir)
+	if err != nil {
+		return "", fmt.Errorf("reports: %w", err)
+	}
+	defer root.Close()
+	return writePolicies(root, s, force)
+}
+
+// writePolicies is WritePolicies into the directory root.
+func writePolicies(root *run.Root, s *tuner.PoliciesSummary, force bool) (string, error) {
+	fig, err := policiesFigure(root, s)
 	if err != nil {
 		return "", err
 	}
@@ -45,28 +55,43 @@ func WritePolicies(dir string, s *tuner.PoliciesSummary, force bool) (string, er
 	if err != nil {
 		return "", err
 	}
-	if err := writeFile(filepath.Join(dir, PoliciesFigure+".svg"), svg, force); err != nil {
+	if err := writeFile(root, PoliciesFigure+".svg", svg, force); err != nil {
 		return "", err
 	}
-	md := filepath.Join(dir, PoliciesMarkdown)
-	return md, writeFile(md, []byte(PoliciesText(s)), force)
+	return root.Join(PoliciesMarkdown), writeFile(root, PoliciesMarkdown, []byte(PoliciesText(s)), force)
 }
 
 // WritePoliciesRun writes what `ecotune tune --policies` writes after
 // tuner.TunePolicies: the report of each policy's run (Write, forced: a
 // resumed run rewrites its earlier report) in dir/POLICY, then the
 // comparison (WritePolicies). It returns policies.md's path; an error
-// names the policy or the comparison that failed.
+// names the policy or the comparison that failed. A POLICY directory that
+// is a symbolic link is refused.
 func WritePoliciesRun(dir string, s *tuner.PoliciesSummary, force bool) (string, error) {
+	root, err := run.OpenRoot(dir)
+	if err != nil {
+		return "", fmt.Errorf("reports: %w", err)
+	}
+	defer root.Close()
+	return writePoliciesRun(root, s, force)
+}
+
+// writePoliciesRun is WritePoliciesRun in the directory root.
+func writePoliciesRun(root *run.Root, s *tuner.PoliciesSummary, force bool) (string, error) {
 	for _, p := range s.Policies {
-		pdir := filepath.Join(dir, p.Dir)
-		if _, err := Write(pdir, Options{Force: true}); err != nil {
+		pdir := root.Join(p.Dir)
+		sub, err := root.Sub(p.Dir)
+		if err == nil {
+			_, err = writeRun(sub, Options{Force: true})
+			sub.Close()
+		}
+		if err != nil {
 			return "", fmt.Errorf("%s is in %s, but its report failed: %w", p.Policy, pdir, err)
 		}
 	}
-	md, err := WritePolicies(dir, s, force)
+	md, err := writePolicies(root, s, force)
 	if err != nil {
-		return "", fmt.Errorf("the runs are in %s, but the comparison failed: %w", dir, err)
+		return "", fmt.Errorf("the runs are in %s, but the comparison failed: %w", root.Path(), err)
 	}
 	return md, nil
 }
@@ -168,7 +193,7 @@ func scoreCells(sc *objectives.Scores, refs map[string]tuner.Pair, split string)
 // policiesFigure draws every policy's front (its rank-0 solutions) in
 // qos_p90 against off-node-seconds, train and test side by side, with
 // always-on and the oracle marked.
-func policiesFigure(dir string, s *tuner.PoliciesSummary) (*Figure, error) {
+func policiesFigure(root *run.Root, s *tuner.PoliciesSummary) (*Figure, error) {
 	splits := []string{"train", "test"}
 	row := make([]*plot.Plot, len(splits))
 	legend := plot.NewLegend()
@@ -177,7 +202,7 @@ func policiesFigure(dir string, s *tuner.PoliciesSummary) (*Figure, error) {
 		p := newPlot(split+" split", "off-node-seconds", "qos_p90")
 		row[j] = p
 		for i, ps := range s.Policies {
-			_, front, err := tuner.LoadRun(filepath.Join(dir, ps.Dir))
+			_, front, err := loadSub(root, ps.Dir)
 			if err != nil {
 				return nil, fmt.Errorf("reports: policy %s: %w", ps.Policy, err)
 			}
@@ -225,4 +250,15 @@ func policiesFigure(dir string, s *tuner.PoliciesSummary) (*Figure, error) {
 	}
 	return &Figure{Name: PoliciesFigure, Title: "fronts", Plots: [][]*plot.Plot{row}, Width: frontWidth, Height: frontHeight,
 		Legend: &legend, LegendWidth: frontLegend}, nil
+}
+
+// loadSub reads the run directory name beneath root, refusing a symbolic
+// link there.
+func loadSub(root *run.Root, name string) (*tuner.RunMeta, *tuner.Front, error) {
+	sub, err := root.Sub(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer sub.Close()
+	return sub.Load()
 }

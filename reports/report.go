@@ -3,9 +3,6 @@ package reports
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -229,9 +226,40 @@ func checkDigest(tr *datasets.Trace, m *tuner.RunMeta, name string) error {
 
 // Write builds the report of the run directory runDir and writes it: the
 // HTML report (returned), report.md, report.csv, every figure as SVG, PNG
-// and PDF, and the Paraver trace of the picked solution.
+// and PDF, and the Paraver trace of the picked solution. runDir is opened
+// once (run.Root): the run's files are read and the report/ directory
+// written through it, so that a symbolic link planted beneath it, or
+// report/ swapped for one while the report is written, is refused or not
+// followed.
 func Write(runDir string, opt Options) (string, error) {
-	r, err := LoadRun(runDir)
+	root, err := run.OpenRoot(runDir)
+	if err != nil {
+		return "", fmt.Errorf("reports: %w", err)
+	}
+	defer root.Close()
+	return writeRun(root, opt)
+}
+
+// WriteSub is Write of the run directory name beneath parent (a --windows
+// run's window-K, a --policies run's POLICY): parent is opened by its
+// path, name through it, a symbolic link there refused.
+func WriteSub(parent, name string, opt Options) (string, error) {
+	root, err := run.OpenRoot(parent)
+	if err != nil {
+		return "", fmt.Errorf("reports: %w", err)
+	}
+	defer root.Close()
+	sub, err := root.Sub(name)
+	if err != nil {
+		return "", fmt.Errorf("reports: %w", err)
+	}
+	defer sub.Close()
+	return writeRun(sub, opt)
+}
+
+// writeRun is Write of the run directory root.
+func writeRun(root *run.Root, opt Options) (string, error) {
+	r, err := loadRun(root)
 	if err != nil {
 		return "", err
 	}
@@ -239,22 +267,32 @@ func Write(runDir string, opt Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	out := opt.OutDir
-	if out == "" {
-		out = run.Dir(runDir).Report()
-		// Never write through a link planted in the run directory.
-		if fi, err := os.Lstat(out); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			return "", fmt.Errorf("reports: %s is a symbolic link: refusing to write the report through it", out)
-		}
+	var out *run.Root
+	if opt.OutDir == "" {
+		out, err = root.MkSub(run.ReportDir)
+	} else {
+		out, err = run.CreateRoot(opt.OutDir) // the user's own path
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	if err != nil {
 		return "", fmt.Errorf("reports: %w", err)
 	}
-	return rep.WriteDir(out, opt.Force)
+	defer out.Close()
+	return rep.WriteRoot(out, opt.Force)
 }
 
 // WriteDir writes the report's files into dir and returns the HTML path.
 func (rep *Report) WriteDir(dir string, force bool) (string, error) {
+	root, err := run.OpenRoot(dir)
+	if err != nil {
+		return "", fmt.Errorf("reports: %w", err)
+	}
+	defer root.Close()
+	return rep.WriteRoot(root, force)
+}
+
+// WriteRoot writes the report's files into the directory root and returns
+// the HTML path.
+func (rep *Report) WriteRoot(root *run.Root, force bool) (string, error) {
 	embedded := make(map[string][]byte)
 	for _, f := range rep.Figures() {
 		for _, format := range Formats {
@@ -265,7 +303,7 @@ func (rep *Report) WriteDir(dir string, force bool) (string, error) {
 			if format == f.embedFormat() {
 				embedded[f.Name] = b
 			}
-			if err := writeFile(filepath.Join(dir, f.Name+"."+format), b, force); err != nil {
+			if err := writeFile(root, f.Name+"."+format, b, force); err != nil {
 				return "", err
 			}
 		}
@@ -286,11 +324,11 @@ func (rep *Report) WriteDir(dir string, force bool) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if err := writeFile(filepath.Join(dir, f.name), b, force); err != nil {
+		if err := writeFile(root, f.name, b, force); err != nil {
 			return "", err
 		}
 	}
-	return filepath.Join(dir, ReportHTML), nil
+	return root.Join(ReportHTML), nil
 }
 
 // outFile is one file of a report and how to make its bytes.

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/tuner"
 )
 
@@ -17,7 +18,18 @@ type Run struct {
 
 // LoadRun reads the run directory dir (run.json and front.json).
 func LoadRun(dir string) (*Run, error) {
-	m, f, err := tuner.LoadRun(dir)
+	root, err := run.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("reports: run %s: %w", dir, err)
+	}
+	defer root.Close()
+	return loadRun(root)
+}
+
+// loadRun reads the run directory root (run.json and front.json).
+func loadRun(root *run.Root) (*Run, error) {
+	dir := root.Path()
+	m, f, err := root.Load()
 	if err != nil {
 		return nil, fmt.Errorf("reports: run %s: %w", dir, err)
 	}

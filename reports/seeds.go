@@ -3,11 +3,11 @@ package reports
 import (
 	"cmp"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/tuner"
 )
 
@@ -21,21 +21,36 @@ const SeedsMarkdown = "seeds.md"
 // dir/seeds.md (SeedsText). It returns seeds.md's path; an error names the
 // seed or the summary that failed.
 func WriteSeedsRun(dir string, s *tuner.SeedsSummary, force bool) (string, error) {
+	root, err := run.OpenRoot(dir)
+	if err != nil {
+		return "", fmt.Errorf("reports: %w", err)
+	}
+	defer root.Close()
 	for i, seed := range s.Seeds {
-		sdir := filepath.Join(dir, s.Dirs[i])
-		ps, err := tuner.LoadPoliciesSummary(sdir)
-		if err != nil {
-			return "", fmt.Errorf("seed %d: %w", seed, err)
-		}
-		if _, err := WritePoliciesRun(sdir, ps, true); err != nil {
+		if err := writeSeed(root, s.Dirs[i]); err != nil {
 			return "", fmt.Errorf("seed %d: %w", seed, err)
 		}
 	}
-	md := filepath.Join(dir, SeedsMarkdown)
-	if err := writeFile(md, []byte(SeedsText(s)), force); err != nil {
+	if err := writeFile(root, SeedsMarkdown, []byte(SeedsText(s)), force); err != nil {
 		return "", fmt.Errorf("the comparisons are in %s, but the summary failed: %w", dir, err)
 	}
-	return md, nil
+	return root.Join(SeedsMarkdown), nil
+}
+
+// writeSeed writes the reports of the seed directory name beneath root
+// (refused if it is a symbolic link).
+func writeSeed(root *run.Root, name string) error {
+	sub, err := root.Sub(name)
+	if err != nil {
+		return err
+	}
+	defer sub.Close()
+	var ps tuner.PoliciesSummary
+	if err := sub.ReadJSON(tuner.SummaryJSON, &ps); err != nil {
+		return err
+	}
+	_, err = writePoliciesRun(sub, &ps, true)
+	return err
 }
 
 // SeedsText is the Markdown of a comparison over seeds: the policies by

@@ -76,20 +76,33 @@ func (t Target) Prepare() error {
 	case len(entries) > 0 && !t.Resume && !t.Force:
 		return fmt.Errorf("run: %s is not empty (use --force to overwrite or --resume to continue)", dir)
 	}
-	if _, err := atomicfile.RemoveStale(dir); err != nil {
-		return fmt.Errorf("run: %w", err)
+	r, err := OpenRoot(dir)
+	if err != nil {
+		return err
 	}
-	return nil
+	defer r.Close()
+	_, err = r.RemoveStale()
+	return err
 }
 
 // Load reads a run directory's run.json and front.json.
 func Load(dir string) (*Manifest, *Front, error) {
-	m, err := LoadManifest(dir)
+	r, err := OpenRoot(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer r.Close()
+	return r.Load()
+}
+
+// Load reads the run directory r's run.json and front.json.
+func (r *Root) Load() (*Manifest, *Front, error) {
+	m, err := r.LoadManifest()
 	if err != nil {
 		return nil, nil, err
 	}
 	var f Front
-	if err := ReadJSON(Dir(dir).Front(), &f); err != nil {
+	if err := r.ReadJSON(FrontJSON, &f); err != nil {
 		return nil, nil, err
 	}
 	return m, &f, nil
@@ -98,8 +111,18 @@ func Load(dir string) (*Manifest, *Front, error) {
 // LoadManifest reads a run directory's run.json (also as the code before
 // the typed split wrote it).
 func LoadManifest(dir string) (*Manifest, error) {
+	r, err := OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return r.LoadManifest()
+}
+
+// LoadManifest reads the run directory r's run.json.
+func (r *Root) LoadManifest() (*Manifest, error) {
 	var m Manifest
-	if err := ReadJSON(Dir(dir).Manifest(), &m); err != nil {
+	if err := r.ReadJSON(ManifestFile, &m); err != nil {
 		return nil, err
 	}
 	return &m, nil
@@ -118,39 +141,47 @@ func ReadJSON(path string, v any) error {
 }
 
 // WriteJSON writes v as indented JSON (and a newline) to path,
-// atomically.
+// atomically, inside path's directory opened as a Root.
 func WriteJSON(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
+	r, err := OpenRoot(filepath.Dir(path))
 	if err != nil {
-		return fmt.Errorf("run: %s: %w", filepath.Base(path), err)
+		return err
 	}
-	if err := atomicfile.WriteFile(path, append(b, '\n'), atomicfile.Options{}); err != nil {
-		return fmt.Errorf("run: writing %s: %w", path, err)
-	}
-	return nil
+	defer r.Close()
+	return r.WriteJSON(filepath.Base(path), v)
 }
 
 // Save writes front.json, front.csv, front.parquet and run.json into dir,
 // each atomically (a symbolic link planted at one is replaced, never
 // followed), run.json last.
 func Save(dir string, m *Manifest, f *Front) error {
-	d := Dir(dir)
-	if err := WriteJSON(d.Front(), f); err != nil {
+	r, err := OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return r.Save(m, f)
+}
+
+// Save writes front.json, front.csv, front.parquet and run.json into the
+// run directory r, as Save does.
+func (r *Root) Save(m *Manifest, f *Front) error {
+	if err := r.WriteJSON(FrontJSON, f); err != nil {
 		return err
 	}
 	cols, rows, err := FlatFront(f)
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.Write(d.Path(FrontCSV), atomicfile.Options{}, func(w io.Writer) error { return writeCSV(w, cols, rows) }); err != nil {
-		return fmt.Errorf("run: writing %s: %w", d.Path(FrontCSV), err)
+	if err := r.Write(FrontCSV, atomicfile.Options{}, func(w io.Writer) error { return writeCSV(w, cols, rows) }); err != nil {
+		return err
 	}
 	pcols, prows, err := ParquetFront(f)
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.Write(d.Path(FrontParquet), atomicfile.Options{}, func(w io.Writer) error { return writeParquet(w, pcols, prows) }); err != nil {
-		return fmt.Errorf("run: writing %s: %w", d.Path(FrontParquet), err)
+	if err := r.Write(FrontParquet, atomicfile.Options{}, func(w io.Writer) error { return writeParquet(w, pcols, prows) }); err != nil {
+		return err
 	}
-	return WriteJSON(d.Manifest(), m)
+	return r.WriteJSON(ManifestFile, m)
 }

@@ -2,7 +2,11 @@ package run_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
+	"github.com/ecotune/ecotune/internal/atomicfile"
 	"github.com/ecotune/ecotune/run"
 )
 
@@ -20,4 +24,35 @@ func ExampleParseSplit() {
 	// 1000 true
 	// chronological jobs 0.7
 	// runs/x/run.json
+}
+
+// A run directory is opened by its path; everything beneath goes through
+// the Root, which refuses a symbolic link at any component.
+func ExampleRoot() {
+	dir, _ := os.MkdirTemp("", "run")
+	defer os.RemoveAll(dir)
+	r, err := run.OpenRoot(dir)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer r.Close()
+	rep, err := r.MkSub(run.ReportDir)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer rep.Close()
+	if err := rep.WriteFile("report.md", []byte("# report\n"), atomicfile.Options{}); err != nil {
+		fmt.Println(err)
+	}
+	b, _ := rep.ReadFile("report.md")
+	fmt.Printf("%s", b)
+
+	os.Symlink(os.TempDir(), filepath.Join(dir, "hgfs"))
+	_, err = r.Sub("hgfs")
+	fmt.Println(strings.ReplaceAll(err.Error(), dir, "R"))
+	// Output:
+	// # report
+	// run: R/hgfs is a symbolic link, not a directory: refusing to use it
 }

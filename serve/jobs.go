@@ -202,11 +202,13 @@ func (m *manager) submit(req Request, traceName, traceFile string) (*Job, error)
 		return nil, err
 	}
 	jb := &job{Job: Job{ID: id, Request: req, TraceName: traceName, State: Queued, Created: time.Now().UTC(), Command: m.s.command(req, traceFile, m.dir(id))}, done: make(chan struct{})}
-	if err := os.MkdirAll(m.dir(id), 0o777); err != nil {
-		return nil, fmt.Errorf("serve: %w", err)
+	rd, err := m.s.sub(runsDir + id)
+	if err != nil {
+		return nil, err
 	}
+	defer rd.Close()
 	if req.Cluster == ClusterFile {
-		if err := atomicfile.WriteFile(filepath.Join(m.dir(id), clusterFile), []byte(req.ClusterText), atomicfile.Options{}); err != nil {
+		if err := rd.WriteFile(clusterFile, []byte(req.ClusterText), atomicfile.Options{}); err != nil {
 			os.RemoveAll(m.dir(id))
 			return nil, fmt.Errorf("serve: %w", err)
 		}
@@ -260,6 +262,10 @@ func (m *manager) start(jb *job) {
 				interrupted = err != nil && ctx.Err() != nil
 			}
 		}()
+		// The tuner writes by path, with the umask's modes.
+		if rerr := m.s.restrict(runsDir + jb.ID); rerr != nil {
+			fmt.Fprintf(m.s.log, "serve: run %s: %v\n", jb.ID, rerr)
+		}
 		m.finish(jb, err, !interrupted)
 	}()
 }
@@ -298,7 +304,21 @@ func (m *manager) save(jb *job) error {
 	m.mu.Lock()
 	j := jb.Job
 	m.mu.Unlock()
-	return run.WriteJSON(filepath.Join(m.dir(j.ID), jobFile), &j)
+	return m.writeJSON(j.ID, jobFile, &j)
+}
+
+// runsDir is the data directory's directory of runs, as a prefix.
+const runsDir = "runs/"
+
+// writeJSON writes v as JSON to name in the run id's directory, through
+// the data directory's root (0600).
+func (m *manager) writeJSON(id, name string, v any) error {
+	rd, err := m.s.sub(runsDir + id)
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	return rd.WriteJSON(name, v)
 }
 
 // event is what the runs page receives for each change.
@@ -621,7 +641,7 @@ func (m *manager) simulate(ctx context.Context, jb *job) error {
 	}
 	res := SimResult{Trace: name, Policy: cfg.Name, Params: cfg.Params, Scheduler: req.Scheduler, PeriodS: sim.DefaultPeriod,
 		Nodes: r.Nodes, Slots: r.Slots, Scores: objectives.Compute(&r), BootFailures: r.BootFailures, IgnoredCommands: r.IgnoredCommands}
-	return run.WriteJSON(filepath.Join(m.dir(jb.ID), simResultFile), &res)
+	return m.writeJSON(jb.ID, simResultFile, &res)
 }
 
 // setArgs turns parameter values into `--set name=value` arguments, in

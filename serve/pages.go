@@ -692,10 +692,12 @@ func (s *Server) exportPick(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	dir := filepath.Join(s.jobs.dir(j.ID), "exports")
-	if err := os.MkdirAll(dir, 0o777); err != nil {
+	exports, err := s.sub(runsDir + j.ID + "/exports")
+	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, err.Error())
 		return
 	}
+	defer exports.Close()
 	// The file is named by the row and a policy of the catalog, never by
 	// the request's text.
 	name := fmt.Sprintf("rules-row%d.json", pick.Row)
@@ -704,6 +706,10 @@ func (s *Server) exportPick(w http.ResponseWriter, r *http.Request) {
 	}
 	path := filepath.Join(dir, name)
 	if err := policy.WriteRuleSet(path, rs, true); err != nil {
+		s.fail(w, r, http.StatusInternalServerError, err.Error())
+		return
+	}
+	if err := exports.Restrict(); err != nil { // WriteRuleSet writes by path
 		s.fail(w, r, http.StatusInternalServerError, err.Error())
 		return
 	}

@@ -18,6 +18,8 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+
+	"github.com/ecotune/ecotune/run"
 )
 
 // Options configure a Server.
@@ -49,6 +51,7 @@ const EmbeddedTrace = "embedded"
 // runs it holds.
 type Server struct {
 	data      string
+	root      *run.Root // data, private: files 0600, directories 0700
 	maxUpload int64
 	workers   int
 	token     string
@@ -89,10 +92,9 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("serve: data directory %s: %w", o.Data, err)
 	}
-	for _, d := range []string{"traces", "runs", "uploads"} {
-		if err := os.MkdirAll(filepath.Join(data, d), 0o777); err != nil {
-			return nil, fmt.Errorf("serve: data directory: %w", err)
-		}
+	root, err := openData(data)
+	if err != nil {
+		return nil, err
 	}
 	// Uploads a stopped server was receiving are incomplete.
 	if entries, err := os.ReadDir(filepath.Join(data, "uploads")); err == nil {
@@ -115,7 +117,7 @@ func New(o Options) (*Server, error) {
 		return nil, fmt.Errorf("serve: templates: %w", err)
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	s := &Server{data: data, maxUpload: o.MaxUpload, workers: o.Workers, token: tok, csrf: csrf, version: o.Version, log: o.Log, stop: stop, tmpl: tmpl}
+	s := &Server{data: data, root: root, maxUpload: o.MaxUpload, workers: o.Workers, token: tok, csrf: csrf, version: o.Version, log: o.Log, stop: stop, tmpl: tmpl}
 	s.jobs = &manager{s: s, jobs: map[string]*job{}, sem: make(chan struct{}, o.Jobs), subs: map[chan []byte]struct{}{}, ctx: ctx}
 	s.routes()
 	if err := s.jobs.load(); err != nil {
@@ -133,6 +135,58 @@ func (s *Server) Token() string { return s.token }
 func (s *Server) Close() {
 	s.stop()
 	s.jobs.wg.Wait()
+	s.root.Close()
+}
+
+// openData creates and opens the data directory as a private run.Root
+// (files 0600, directories 0700, whatever the umask) with its traces/,
+// runs/ and uploads/, and restricts what an earlier server left there.
+func openData(data string) (*run.Root, error) {
+	r, err := run.CreateRoot(data)
+	if err != nil {
+		return nil, fmt.Errorf("serve: data directory: %w", err)
+	}
+	root, err := r.Private()
+	if err == nil {
+		for _, d := range []string{"traces", "runs", "uploads"} {
+			var sub *run.Root
+			if sub, err = root.MkSub(d); err != nil {
+				break
+			}
+			err = sub.Restrict()
+			sub.Close()
+			if err != nil {
+				break
+			}
+		}
+	}
+	if err != nil {
+		r.Close()
+		return nil, fmt.Errorf("serve: data directory: %w", err)
+	}
+	return root, nil
+}
+
+// sub opens the directory name (slash-separated) beneath the data
+// directory, creating it (0700) if missing; a link on the way is refused.
+func (s *Server) sub(name string) (*run.Root, error) {
+	r, err := s.root.MkSub(name)
+	if err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	return r, nil
+}
+
+// restrict makes the files code writing by path (the tuner, the
+// importer) added beneath the data directory's name 0600 and its
+// directories 0700.
+func (s *Server) restrict(name string) error {
+	r, err := s.root.Sub(name)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	defer r.Close()
+	return r.Restrict()
 }
 
 // ServeHTTP implements http.Handler: every request needs the access

@@ -18,6 +18,7 @@ import (
 	"unicode"
 
 	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/internal/atomicfile"
 	"github.com/ecotune/ecotune/run"
 )
 
@@ -195,7 +196,12 @@ func (s *Server) store(src io.Reader, clientName string, opt datasets.ReadOption
 		return "", err
 	}
 	up := filepath.Join(s.data, "uploads", id+".upload")
-	f, err := os.OpenFile(up, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o666)
+	ups, err := s.sub("uploads")
+	if err != nil {
+		return "", fmt.Errorf("storing the upload: %w", err)
+	}
+	f, err := ups.CreateExcl(id + ".upload")
+	ups.Close()
 	if err != nil {
 		return "", fmt.Errorf("storing the upload: %w", err)
 	}
@@ -217,9 +223,11 @@ func (s *Server) store(src io.Reader, clientName string, opt datasets.ReadOption
 		return "", err
 	}
 	dir := filepath.Join(s.data, "traces", id)
-	if err := os.MkdirAll(dir, 0o777); err != nil {
+	td, err := s.sub("traces/" + id)
+	if err != nil {
 		return "", fmt.Errorf("storing the trace: %w", err)
 	}
+	defer td.Close()
 	ok := false
 	defer func() {
 		if !ok {
@@ -250,11 +258,15 @@ func (s *Server) store(src io.Reader, clientName string, opt datasets.ReadOption
 	if err := datasets.Inspect(tr).WriteText(&b); err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(filepath.Join(dir, inspectFile), b.Bytes(), 0o666); err != nil {
+	if err := td.WriteFile(inspectFile, b.Bytes(), atomicfile.Options{}); err != nil {
 		return "", err
 	}
 	info := TraceInfo{ID: id, Name: name, Format: meta.Format, Jobs: len(tr.Jobs), Imported: time.Now().UTC()}
-	if err := run.WriteJSON(filepath.Join(dir, traceInfo), &info); err != nil {
+	if err := td.WriteJSON(traceInfo, &info); err != nil {
+		return "", err
+	}
+	// The importer writes by path, with the umask's modes.
+	if err := td.Restrict(); err != nil {
 		return "", err
 	}
 	ok = true

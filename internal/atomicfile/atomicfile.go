@@ -26,6 +26,10 @@ type Options struct {
 	// NoReplace refuses a destination that exists (a symbolic link
 	// included): Create checks it first, Commit again before renaming.
 	NoReplace bool
+	// Mode, when not zero, is the new file's exact permission bits,
+	// whatever the umask (Create chmods the temporary file); zero means
+	// Perm less the umask.
+	Mode fs.FileMode
 }
 
 // File is a file being written: a temporary file in the destination's
@@ -37,6 +41,10 @@ type File struct {
 	target string
 	opt    Options
 	done   bool
+	// root, when not nil, holds the file: tmp and target are names
+	// inside it (CreateIn).
+	root *os.Root
+	tmp  string
 }
 
 // tempInfix separates a temporary file's destination name from its random
@@ -63,9 +71,65 @@ func Create(path string, opt Options) (*File, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &File{File: f, target: path, opt: opt}, nil
+		if err := setMode(f, opt); err != nil {
+			f.Close()
+			os.Remove(name)
+			return nil, err
+		}
+		return &File{File: f, target: path, opt: opt, tmp: name}, nil
 	}
 	return nil, fmt.Errorf("%s: no free temporary name", path)
+}
+
+// CreateIn starts writing name inside root: the temporary file is created
+// there exclusively and renamed there, so that neither step can leave
+// root whatever links are planted on the way. name is one path component
+// (a directory beneath is opened as a root of its own).
+func CreateIn(root *os.Root, name string, opt Options) (*File, error) {
+	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, '/') {
+		return nil, fmt.Errorf("%s: %q is not a file name", root.Name(), name)
+	}
+	target := filepath.Join(root.Name(), name)
+	if opt.NoReplace {
+		if err := absentIn(root, name, target); err != nil {
+			return nil, err
+		}
+	}
+	for range 100 {
+		tmp := "." + name + tempInfix + strconv.FormatUint(rand.Uint64(), 36)
+		f, err := root.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_CLOEXEC, Perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := setMode(f, opt); err != nil {
+			f.Close()
+			root.Remove(tmp)
+			return nil, err
+		}
+		return &File{File: f, target: name, opt: opt, root: root, tmp: tmp}, nil
+	}
+	return nil, fmt.Errorf("%s: no free temporary name", target)
+}
+
+// setMode gives f the exact mode opt asks for, if any.
+func setMode(f *os.File, opt Options) error {
+	if opt.Mode == 0 {
+		return nil
+	}
+	return f.Chmod(opt.Mode.Perm())
+}
+
+// absentIn fails with ErrExists when name exists in root.
+func absentIn(root *os.Root, name, path string) error {
+	if _, err := root.Lstat(name); err == nil {
+		return &fs.PathError{Op: "create", Path: path, Err: ErrExists}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }
 
 // absent fails with ErrExists when path exists.
@@ -90,15 +154,37 @@ func (f *File) Commit() error {
 		err = cerr
 	}
 	if err == nil && f.opt.NoReplace {
-		err = absent(f.target)
+		err = f.absent()
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), f.target)
+		err = f.rename()
 	}
 	if err != nil {
-		os.Remove(f.Name())
+		f.remove()
 	}
 	return err
+}
+
+func (f *File) absent() error {
+	if f.root != nil {
+		return absentIn(f.root, f.target, filepath.Join(f.root.Name(), f.target))
+	}
+	return absent(f.target)
+}
+
+func (f *File) rename() error {
+	if f.root != nil {
+		return f.root.Rename(f.tmp, f.target)
+	}
+	return os.Rename(f.tmp, f.target)
+}
+
+func (f *File) remove() {
+	if f.root != nil {
+		f.root.Remove(f.tmp)
+		return
+	}
+	os.Remove(f.tmp)
 }
 
 // Abort closes and removes the temporary file; after Commit it does
@@ -109,7 +195,7 @@ func (f *File) Abort() {
 	}
 	f.done = true
 	f.File.Close()
-	os.Remove(f.Name())
+	f.remove()
 }
 
 // Write writes path with the output of write, atomically.
@@ -123,6 +209,28 @@ func Write(path string, opt Options, write func(w io.Writer) error) error {
 		return err
 	}
 	return f.Commit()
+}
+
+// WriteIn writes name inside root with the output of write, atomically
+// (CreateIn).
+func WriteIn(root *os.Root, name string, opt Options, write func(w io.Writer) error) error {
+	f, err := CreateIn(root, name, opt)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if err := write(f); err != nil {
+		return err
+	}
+	return f.Commit()
+}
+
+// WriteFileIn writes data to name inside root atomically.
+func WriteFileIn(root *os.Root, name string, data []byte, opt Options) error {
+	return WriteIn(root, name, opt, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
 }
 
 // WriteFile writes data to path atomically.
@@ -167,6 +275,30 @@ func RemoveStale(dir string) (int, error) {
 	for _, e := range entries {
 		if e.Type().IsRegular() && IsTemp(e.Name()) {
 			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
+// RemoveStaleIn removes the temporary files a crash or a kill left in
+// root's directory; it returns how many.
+func RemoveStaleIn(root *os.Root) (int, error) {
+	d, err := root.Open(".")
+	if err != nil {
+		return 0, err
+	}
+	entries, err := d.ReadDir(-1)
+	d.Close()
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, e := range entries {
+		if e.Type().IsRegular() && IsTemp(e.Name()) {
+			if err := root.Remove(e.Name()); err != nil {
 				return n, err
 			}
 			n++
