@@ -128,10 +128,7 @@ func ParseRequest(kind string, v url.Values) (Request, error) {
 	}
 	switch req.Scheduler {
 	case "":
-		req.Scheduler = sim.EASY
-		if kind == KindSimulate {
-			req.Scheduler = sim.FCFS
-		}
+		req.Scheduler = sim.DefaultScheduler
 	case sim.EASY, sim.FCFS, sim.Conservative:
 	default:
 		return req, fmt.Errorf("scheduler: %q is not easy, fcfs or conservative", req.Scheduler)
@@ -258,7 +255,9 @@ func (s *Server) formData(r *http.Request, kind string) map[string]any {
 		models = sim.ModelNames()
 	}
 	return map[string]any{"Policies": pols, "Policy": cur, "Traces": s.traces(), "Trace": r.URL.Query().Get("trace"),
-		"Models": models, "DefaultPresets": strings.Join(presets, ", ")}
+		"Models": models, "DefaultPresets": strings.Join(presets, ", "),
+		// sim.DefaultScheduler first and selected, as on the command line.
+		"Schedulers": []string{sim.EASY, sim.FCFS, sim.Conservative}, "DefaultScheduler": sim.DefaultScheduler}
 }
 
 func (s *Server) simulateForm(w http.ResponseWriter, r *http.Request) {
