@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ecotune/ecotune/replay"
 	"github.com/ecotune/ecotune/sim"
 )
 
@@ -211,7 +212,7 @@ func TestOneSchedulerDefault(t *testing.T) {
 	}
 	// And simulate really replays with it.
 	_, stdout, stderr := runCLI("simulate", "--json")
-	var rep simulateReport
+	var rep replay.Result
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%v (%s)", err, stderr)
 	}
