@@ -106,20 +106,9 @@ func ParseRequest(kind string, v url.Values) (Request, error) {
 	}
 	req.Policy = names[0]
 	if len(names) > 1 {
-		// As `ecotune tune --policies` checks them (tuner.TunePolicies).
-		seen := map[string]bool{}
-		for _, p := range names {
-			sp, err := policy.Lookup(p)
-			if err != nil {
-				return req, fmt.Errorf("policy: %w", err)
-			}
-			if sp.Clairvoyant || p == tuner.AlwaysOn {
-				return req, fmt.Errorf("policy: %s is a reference (always-on, the oracle), compared with every tuned policy already", p)
-			}
-			if seen[p] {
-				return req, fmt.Errorf("policy: %s chosen twice", p)
-			}
-			seen[p] = true
+		// As `ecotune tune --policies` checks them.
+		if err := policy.CheckTunable(names); err != nil {
+			return req, err
 		}
 		req.Policy, req.Policies = "", names
 	}
