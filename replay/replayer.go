@@ -177,25 +177,23 @@ func Each(ctx context.Context, c sim.Cluster, opt sim.Options, workers int, task
 	errs := make([]error, len(tasks))
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	work := func(rep *Replayer) {
+		for i := int(next.Add(1) - 1); i < len(tasks) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
+			t := tasks[i]
+			r, err := rep.ReplayConfig(t.Trace, t.Config)
+			if err == nil {
+				err = keep(i, r)
+			}
+			if err != nil {
+				errs[i] = fmt.Errorf("tuner: %s: %w", t.Config.Name, err)
+			}
+		}
+	}
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rep := NewReplayer(c, opt)
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(tasks) || ctx.Err() != nil {
-					return
-				}
-				t := tasks[i]
-				r, err := rep.ReplayConfig(t.Trace, t.Config)
-				if err == nil {
-					err = keep(i, r)
-				}
-				if err != nil {
-					errs[i] = fmt.Errorf("tuner: %s: %w", t.Config.Name, err)
-				}
-			}
+			work(NewReplayer(c, opt))
 		}()
 	}
 	wg.Wait()

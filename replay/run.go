@@ -96,62 +96,83 @@ func Run(ctx context.Context, jobs Jobs, setup Setup) (Result, error) {
 	if _, err := policy.New(setup.Config); err != nil {
 		return Result{}, err
 	}
-	opt := setup.options()
 	// The scores' scratch space is made before the trace is read, as the
 	// simulator's buffers are: big allocations late in a run, in a heap
 	// the reading has fragmented, would need more address space.
 	var scorer objectives.Scorer
 	scorer.Reserve(jobs.Count)
-	var (
-		r       sim.Result
-		elapsed float64
-		err     error
-		s       *sim.Simulator  // a lean replay's, or
-		tr      *datasets.Trace // a partitioned one's (the trace in memory)
-	)
-	if len(setup.Cluster.Partitions) > 0 {
-		if tr, err = collect(jobs); err != nil {
-			return Result{}, err
-		}
-		if elapsed, err = runPartitioned(ctx, tr, setup.Cluster, opt, setup.Config, &r); err != nil {
-			return Result{}, err
-		}
-	} else {
-		if s, err = build(jobs, setup.Cluster, opt, setup.Config.Name); err != nil {
-			return Result{}, err
-		}
-		began := time.Now()
-		if err := runOnce(ctx, s, setup.Config, &r); err != nil {
-			return Result{}, err
-		}
-		elapsed = time.Since(began).Seconds()
+	var o outcome
+	if err := o.replay(ctx, jobs, &setup); err != nil {
+		return Result{}, err
 	}
+	if err := o.writeFiles(&setup); err != nil {
+		return Result{}, err
+	}
+	return o.result(&setup, &scorer)
+}
+
+// outcome is a replay's result and what made it.
+type outcome struct {
+	r       sim.Result
+	elapsed float64         // the replay's wall time, in seconds
+	s       *sim.Simulator  // a lean replay's, or
+	tr      *datasets.Trace // a partitioned one's (the trace in memory)
+}
+
+// replay replays jobs under setup into o.
+func (o *outcome) replay(ctx context.Context, jobs Jobs, setup *Setup) (err error) {
+	opt := setup.options()
+	if len(setup.Cluster.Partitions) > 0 {
+		if o.tr, err = collect(jobs); err != nil {
+			return err
+		}
+		o.elapsed, err = runPartitioned(ctx, o.tr, setup.Cluster, opt, setup.Config, &o.r)
+		return err
+	}
+	if o.s, err = build(jobs, setup.Cluster, opt, setup.Config.Name); err != nil {
+		return err
+	}
+	began := time.Now()
+	if err := runOnce(ctx, o.s, setup.Config, &o.r); err != nil {
+		return err
+	}
+	o.elapsed = time.Since(began).Seconds()
+	return nil
+}
+
+// writeFiles writes the timeline and jobs files setup asks for.
+func (o *outcome) writeFiles(setup *Setup) error {
 	if setup.Timeline != "" {
-		if err := sim.WriteTimelineFile(setup.Timeline, r.Timeline, setup.Force); err != nil {
-			return Result{}, err
+		if err := sim.WriteTimelineFile(setup.Timeline, o.r.Timeline, setup.Force); err != nil {
+			return err
 		}
 	}
 	if setup.JobsFile != "" {
-		if err := writeJobsFile(setup.JobsFile, s, tr, &r, setup.Force); err != nil {
-			return Result{}, err
-		}
+		return writeJobsFile(setup.JobsFile, o.s, o.tr, &o.r, setup.Force)
 	}
-	cfg := setup.Config
+	return nil
+}
+
+// result scores the replay.
+func (o *outcome) result(setup *Setup, scorer *objectives.Scorer) (Result, error) {
+	cfg, r := setup.Config, &o.r
 	res := Result{
 		Trace: setup.Trace, Rules: setup.Rules, Policy: cfg.Name, Params: cfg.Params, Scheduler: setup.Scheduler,
-		PeriodS: setup.Period, Nodes: r.Nodes, Slots: r.Slots, Scores: scorer.Compute(&r),
-		BootFailures: r.BootFailures, IgnoredCommands: r.IgnoredCommands, SimSeconds: elapsed,
-		PartitionScores: objectives.Partitions(&r),
+		PeriodS: setup.Period, Nodes: r.Nodes, Slots: r.Slots, Scores: scorer.Compute(r),
+		BootFailures: r.BootFailures, IgnoredCommands: r.IgnoredCommands, SimSeconds: o.elapsed,
+		PartitionScores: objectives.Partitions(r),
 	}
-	if setup.Breakdowns {
-		if s == nil {
-			res.Breakdowns, err = Breakdowns(tr, &r)
-		} else {
-			res.Breakdowns, err = simulatorBreakdowns(s, &r)
-		}
-		if err != nil {
-			return Result{}, err
-		}
+	if !setup.Breakdowns {
+		return res, nil
+	}
+	var err error
+	if o.s == nil {
+		res.Breakdowns, err = Breakdowns(o.tr, r)
+	} else {
+		res.Breakdowns, err = simulatorBreakdowns(o.s, r)
+	}
+	if err != nil {
+		return Result{}, err
 	}
 	return res, nil
 }
