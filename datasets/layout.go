@@ -20,6 +20,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/ecotune/ecotune/hostlist"
 )
 
 // A LayoutGroup is a set of nodes with the same number of slots.
@@ -69,7 +71,7 @@ type layoutObserver struct {
 	hosts      map[string]*layoutHost
 	unreadable int64 // host lists and names that could not be read
 	dropped    int64 // hosts beyond layoutMaxHosts
-	names      hostNames
+	names      hostlist.Names
 }
 
 func (o *layoutObserver) host(name []byte) *layoutHost {
@@ -144,17 +146,17 @@ func (o *layoutObserver) observeList(list []byte, job, procs, start, end int64) 
 	case "", "None assigned", "(null)", "None":
 		return
 	}
-	if err := o.names.expand(list); err != nil || o.names.len() == 0 {
+	if err := o.names.ExpandBytes(list); err != nil || o.names.Len() == 0 {
 		o.unreadable++
 		return
 	}
 	if procs <= 0 {
 		return
 	}
-	n := int64(o.names.len())
+	n := int64(o.names.Len())
 	share := (procs + n - 1) / n
-	for i := range o.names.len() {
-		o.observe(o.names.name(i), job, share, start, end)
+	for i := range o.names.Len() {
+		o.observe(o.names.Name(i), job, share, start, end)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/replay"
 	"github.com/ecotune/ecotune/sim"
 )
 
@@ -15,23 +16,9 @@ import (
 const TopUsers = 10
 
 // Breakdowns scores the replay r of tr per user, group and partition
-// (the cluster's partitions when it has some, else the log's:
-// sim.Result.PartitionOf).
-func Breakdowns(tr *datasets.Trace, r *sim.Result) (b objectives.Breakdowns, err error) {
-	users, groups, parts := make([]string, len(tr.Jobs)), make([]string, len(tr.Jobs)), make([]string, len(tr.Jobs))
-	for i := range tr.Jobs {
-		j := &tr.Jobs[i]
-		users[i], groups[i], parts[i] = j.User, j.Group, r.PartitionOf(i, j)
-	}
-	if b.ByUser, err = objectives.Breakdown(r, users); err != nil {
-		return b, err
-	}
-	if b.ByGroup, err = objectives.Breakdown(r, groups); err != nil {
-		return b, err
-	}
-	b.ByPartition, err = objectives.Breakdown(r, parts)
-	b.Partitions = objectives.Partitions(r)
-	return b, err
+// (replay.Breakdowns).
+func Breakdowns(tr *datasets.Trace, r *sim.Result) (objectives.Breakdowns, error) {
+	return replay.Breakdowns(tr, r)
 }
 
 // breakdownTables are the replay's per-partition, per-group and per-user

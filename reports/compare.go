@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,8 +16,8 @@ import (
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/replay"
 	"github.com/ecotune/ecotune/sim"
-	"github.com/ecotune/ecotune/tuner"
 )
 
 // An Entry is one row of a comparison: a label and the policy it runs.
@@ -150,23 +149,17 @@ func (cmp *Comparison) row(e Entry, sc objectives.Scores) CompareRow {
 	return r
 }
 
-// runAll replays every entry with the tuner's Scorer (one simulator per
+// runAll replays every entry in parallel (replay.Each: one Replayer per
 // worker); scores[i] is entry i's, and nodes and slots are the cluster's
 // as the simulator saw it.
 func runAll(tr *datasets.Trace, c sim.Cluster, entries []Entry, opt CompareOptions) (scores []objectives.Scores, nodes, slots int, err error) {
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	sc := tuner.NewScorer(c, opt.Sim, max(1, min(workers, len(entries))))
-	defer sc.Close()
-	tasks := make([]tuner.ScoreTask, len(entries))
+	tasks := make([]replay.Task, len(entries))
 	for i, e := range entries {
-		tasks[i] = tuner.ScoreTask{Trace: tr, Config: e.Config}
+		tasks[i] = replay.Task{Trace: tr, Config: e.Config}
 	}
 	scores = make([]objectives.Scores, len(entries))
 	var once sync.Once
-	err = sc.Replay(context.Background(), tasks, func(i int, r *sim.Result) error {
+	err = replay.Each(context.Background(), c, opt.Sim, opt.Workers, tasks, func(i int, r *sim.Result) error {
 		scores[i] = objectives.Compute(r)
 		once.Do(func() { nodes, slots = r.Nodes, r.Slots })
 		return nil

@@ -17,8 +17,8 @@ import (
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/internal/atomicfile"
-	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/replay"
 	"github.com/ecotune/ecotune/reports"
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
@@ -584,20 +584,9 @@ func defaultObjectives() string {
 	return s
 }
 
-// SimResult is a simulation's outcome (result.json), the fields of
-// `ecotune simulate --json`.
-type SimResult struct {
-	Trace     string             `json:"trace"`
-	Policy    string             `json:"policy"`
-	Params    map[string]float64 `json:"params"`
-	Scheduler string             `json:"scheduler"`
-	PeriodS   int64              `json:"period_s"`
-	Nodes     int                `json:"nodes"`
-	Slots     int                `json:"slots"`
-	objectives.Scores
-	BootFailures    int64 `json:"boot_failures"`
-	IgnoredCommands int64 `json:"ignored_commands"`
-}
+// SimResult is a simulation's outcome (result.json): what `ecotune
+// simulate --json` prints.
+type SimResult = replay.Result
 
 const simResultFile = "result.json"
 
@@ -628,19 +617,11 @@ func (m *manager) simulate(ctx context.Context, jb *job) error {
 	if err != nil {
 		return err
 	}
-	opt := sim.Options{Scheduler: req.Scheduler, Period: sim.DefaultPeriod, Seed: req.Seed}
-	scorer := tuner.NewScorer(cluster, opt, 1)
-	defer scorer.Close()
-	var r sim.Result
-	err = scorer.Replay(ctx, []tuner.ScoreTask{{Trace: tr, Config: cfg}}, func(_ int, res *sim.Result) error {
-		r = *res
-		return nil
-	})
+	res, err := replay.Run(ctx, replay.TraceJobs(tr), replay.Setup{Trace: name, Config: cfg, Cluster: cluster,
+		Scheduler: req.Scheduler, Period: sim.DefaultPeriod, Seed: req.Seed, Breakdowns: true})
 	if err != nil {
 		return err
 	}
-	res := SimResult{Trace: name, Policy: cfg.Name, Params: cfg.Params, Scheduler: req.Scheduler, PeriodS: sim.DefaultPeriod,
-		Nodes: r.Nodes, Slots: r.Slots, Scores: objectives.Compute(&r), BootFailures: r.BootFailures, IgnoredCommands: r.IgnoredCommands}
 	return m.writeJSON(jb.ID, simResultFile, &res)
 }
 

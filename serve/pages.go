@@ -106,20 +106,9 @@ func ParseRequest(kind string, v url.Values) (Request, error) {
 	}
 	req.Policy = names[0]
 	if len(names) > 1 {
-		// As `ecotune tune --policies` checks them (tuner.TunePolicies).
-		seen := map[string]bool{}
-		for _, p := range names {
-			sp, err := policy.Lookup(p)
-			if err != nil {
-				return req, fmt.Errorf("policy: %w", err)
-			}
-			if sp.Clairvoyant || p == tuner.AlwaysOn {
-				return req, fmt.Errorf("policy: %s is a reference (always-on, the oracle), compared with every tuned policy already", p)
-			}
-			if seen[p] {
-				return req, fmt.Errorf("policy: %s chosen twice", p)
-			}
-			seen[p] = true
+		// As `ecotune tune --policies` checks them.
+		if err := policy.CheckTunable(names); err != nil {
+			return req, err
 		}
 		req.Policy, req.Policies = "", names
 	}
@@ -128,10 +117,7 @@ func ParseRequest(kind string, v url.Values) (Request, error) {
 	}
 	switch req.Scheduler {
 	case "":
-		req.Scheduler = sim.EASY
-		if kind == KindSimulate {
-			req.Scheduler = sim.FCFS
-		}
+		req.Scheduler = sim.DefaultScheduler
 	case sim.EASY, sim.FCFS, sim.Conservative:
 	default:
 		return req, fmt.Errorf("scheduler: %q is not easy, fcfs or conservative", req.Scheduler)
@@ -258,7 +244,9 @@ func (s *Server) formData(r *http.Request, kind string) map[string]any {
 		models = sim.ModelNames()
 	}
 	return map[string]any{"Policies": pols, "Policy": cur, "Traces": s.traces(), "Trace": r.URL.Query().Get("trace"),
-		"Models": models, "DefaultPresets": strings.Join(presets, ", ")}
+		"Models": models, "DefaultPresets": strings.Join(presets, ", "),
+		// sim.DefaultScheduler first and selected, as on the command line.
+		"Schedulers": []string{sim.EASY, sim.FCFS, sim.Conservative}, "DefaultScheduler": sim.DefaultScheduler}
 }
 
 func (s *Server) simulateForm(w http.ResponseWriter, r *http.Request) {

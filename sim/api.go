@@ -48,9 +48,17 @@ const (
 	Conservative = "conservative"
 )
 
+// DefaultScheduler is the scheduler of every command and form that
+// replays a trace (simulate, compare, tune, the workbench's forms): EASY
+// backfilling, as real sites run. Options' zero value (an empty
+// Scheduler) stays FCFS, unlike it: run.json files written before the
+// scheduler was recorded read an empty scheduler as FCFS, which is what
+// they were tuned under.
+const DefaultScheduler = EASY
+
 // Options control one replay.
 type Options struct {
-	Scheduler string // FCFS (default), EASY or Conservative
+	Scheduler string // FCFS (the zero value; see DefaultScheduler), EASY or Conservative
 	// UseRunTime makes backfilling use the job's real run time instead of
 	// its requested time.
 	UseRunTime bool

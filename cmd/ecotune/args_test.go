@@ -11,6 +11,9 @@ import (
 	"testing"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/ecotune/ecotune/replay"
+	"github.com/ecotune/ecotune/sim"
 )
 
 // runCLI runs the command line through runMain, as main does, and returns
@@ -199,21 +202,21 @@ func TestOneSchedulerDefault(t *testing.T) {
 				got = sf.Value
 			}
 		}
-		if got != defaultScheduler {
-			t.Errorf("%s --scheduler defaults to %q, want %q", name, got, defaultScheduler)
+		if got != sim.DefaultScheduler {
+			t.Errorf("%s --scheduler defaults to %q, want %q", name, got, sim.DefaultScheduler)
 		}
 		_, help, _ := runCLI("help", name)
-		if !strings.Contains(help, `(default: "`+defaultScheduler+`")`) {
+		if !strings.Contains(help, `(default: "`+sim.DefaultScheduler+`")`) {
 			t.Errorf("help %s does not show the scheduler default", name)
 		}
 	}
 	// And simulate really replays with it.
 	_, stdout, stderr := runCLI("simulate", "--json")
-	var rep simulateReport
+	var rep replay.Result
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%v (%s)", err, stderr)
 	}
-	if rep.Scheduler != defaultScheduler {
+	if rep.Scheduler != sim.DefaultScheduler {
 		t.Errorf("simulate replayed with %q", rep.Scheduler)
 	}
 }

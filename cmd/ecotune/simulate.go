@@ -1,22 +1,17 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"runtime"
 	"runtime/debug"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/replay"
 	"github.com/ecotune/ecotune/reports"
 	"github.com/ecotune/ecotune/sim"
 )
@@ -100,49 +95,47 @@ func simulateCommand() *cli.Command {
 	}
 }
 
-// simulateReport is what simulate prints.
-type simulateReport struct {
-	Trace     string             `json:"trace"`
-	Rules     string             `json:"rules,omitempty"` // --rules
-	Policy    string             `json:"policy"`
-	Params    map[string]float64 `json:"params"`
-	Scheduler string             `json:"scheduler"`
-	PeriodS   int64              `json:"period_s"`
-	Nodes     int                `json:"nodes"`
-	Slots     int                `json:"slots"`
-	objectives.Scores
-	BootFailures    int64   `json:"boot_failures"`
-	IgnoredCommands int64   `json:"ignored_commands"`
-	SimSeconds      float64 `json:"sim_seconds"`
-	objectives.Breakdowns
-	parts []objectives.PartitionScores // the text output's
-}
-
 func runSimulate(c *cli.Context) error {
 	// Collect often: the garbage of decoding the trace is small, the
 	// simulator's jobs hold no pointers and a replay allocates little, so
 	// this costs little and keeps the peak near what the jobs take.
 	defer debug.SetGCPercent(debug.SetGCPercent(lowGCPercent))
-	src, err := openJobs(c)
+	jobs, err := openJobs(c)
 	if err != nil {
 		return err
 	}
-	cluster, err := sim.ClusterSpec{File: c.String("cluster"), Nodes: c.Int("nodes"), SlotsPerNode: c.Int("slots-per-node"), Model: c.String("model")}.Resolve(src.meta)
+	setup, err := simulateSetup(c, jobs.Meta)
 	if err != nil {
 		return err
+	}
+	res, err := replay.Run(c.Context, jobs, setup)
+	if err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		return json.NewEncoder(c.App.Writer).Encode(res)
+	}
+	return reports.WriteReplayText(c.App.Writer, &res)
+}
+
+// simulateSetup is the replay the flags ask for on a trace with meta.
+func simulateSetup(c *cli.Context, meta datasets.Meta) (replay.Setup, error) {
+	cluster, err := sim.ClusterSpec{File: c.String("cluster"), Nodes: c.Int("nodes"), SlotsPerNode: c.Int("slots-per-node"), Model: c.String("model")}.Resolve(meta)
+	if err != nil {
+		return replay.Setup{}, err
 	}
 	scheduler, period := c.String("scheduler"), c.Int64("period")
 	var cfg policy.Config
 	if path := c.String("rules"); path != "" {
 		if c.IsSet("policy") || c.IsSet("set") {
-			return fmt.Errorf("simulate: --rules %s gives the policy and its parameters: leave out --policy and --set", path)
+			return replay.Setup{}, fmt.Errorf("simulate: --rules %s gives the policy and its parameters: leave out --policy and --set", path)
 		}
 		rs, err := policy.LoadRuleSet(path)
 		if err != nil {
-			return err
+			return replay.Setup{}, err
 		}
 		if cluster, err = rulesCluster(path, rs, cluster); err != nil {
-			return err
+			return replay.Setup{}, err
 		}
 		cfg = rs.Policy
 		if !c.IsSet("period") {
@@ -154,263 +147,47 @@ func runSimulate(c *cli.Context) error {
 	} else {
 		spec, err := policy.Lookup(c.String("policy"))
 		if err != nil {
-			return err
+			return replay.Setup{}, err
 		}
 		if cfg, err = policy.ParseSet(spec, c.StringSlice("set")); err != nil {
-			return fmt.Errorf("simulate: %w", err)
+			return replay.Setup{}, fmt.Errorf("simulate: %w", err)
 		}
 	}
 	cfg.Seed = c.Int64("seed")
-	if _, err := policy.New(cfg); err != nil {
-		return err
-	}
-	opt := sim.Options{
+	return replay.Setup{
+		Trace: traceName(c, &datasets.Trace{Meta: meta}), Rules: c.String("rules"), Config: cfg, Cluster: cluster,
 		Scheduler: scheduler, UseRunTime: c.Bool("use-run-time"), Period: period,
-		BootFailProb: c.Float64("boot-fail"), Seed: c.Int64("seed"), Timeline: c.String("timeline") != "",
-		// Where jobs ran: for the jobs file, and for node-hours when nodes
-		// differ in slots (else slots give them exactly).
-		JobNodes: c.String("jobs") != "" || c.Bool("json") && !sameSlots(cluster),
-		// Result.Jobs made on demand: 16 bytes a job, not 40.
-		LeanJobs: true,
-	}
-	if opt.Period == 0 {
-		opt.Period = sim.EveryEvent
-	}
-	// The scores' scratch space is made before the trace is read, as the
-	// simulator's buffers are: big allocations late in a run, in a heap
-	// the reading has fragmented, would need more address space.
-	var scorer objectives.Scorer
-	scorer.Reserve(src.jobs)
-	var (
-		r       sim.Result
-		elapsed float64
-		s       *sim.Simulator  // a lean replay's, or
-		tr      *datasets.Trace // a partitioned one's (the trace in memory)
-	)
-	if len(cluster.Partitions) > 0 {
-		if tr, err = src.trace(); err != nil {
-			return err
-		}
-		if elapsed, err = replayPartitioned(c.Context, tr, cluster, opt, cfg, &r); err != nil {
-			return err
-		}
-	} else {
-		if s, err = src.simulator(cluster, opt, cfg.Name); err != nil {
-			return err
-		}
-		began := time.Now()
-		if err := replay(c.Context, s, cfg, &r); err != nil {
-			return err
-		}
-		elapsed = time.Since(began).Seconds()
-	}
-	if path := c.String("timeline"); path != "" {
-		if err := sim.WriteTimelineFile(path, r.Timeline, c.Bool("force")); err != nil {
-			return err
-		}
-	}
-	if path := c.String("jobs"); path != "" {
-		if err := writeJobsFile(path, s, tr, &r, c.Bool("force")); err != nil {
-			return err
-		}
-	}
-	rep := simulateReport{
-		Trace: traceName(c, &datasets.Trace{Meta: src.meta}), Rules: c.String("rules"), Policy: cfg.Name, Params: cfg.Params, Scheduler: scheduler,
-		PeriodS: period, Nodes: r.Nodes, Slots: r.Slots, Scores: scorer.Compute(&r),
-		BootFailures: r.BootFailures, IgnoredCommands: r.IgnoredCommands, SimSeconds: elapsed,
-		parts: objectives.Partitions(&r),
-	}
-	if c.Bool("json") {
-		if s == nil {
-			rep.Breakdowns, err = reports.Breakdowns(tr, &r)
-		} else {
-			rep.Breakdowns, err = simulatorBreakdowns(s, &r)
-		}
-		if err != nil {
-			return err
-		}
-		return json.NewEncoder(c.App.Writer).Encode(rep)
-	}
-	return rep.writeText(c)
+		BootFailProb: c.Float64("boot-fail"), Seed: c.Int64("seed"),
+		Timeline: c.String("timeline"), JobsFile: c.String("jobs"), Force: c.Bool("force"), Breakdowns: c.Bool("json"),
+	}, nil
 }
 
 // lowGCPercent is the GOGC of loading a trace for simulate and inspect.
 const lowGCPercent = 10
 
-// A jobSource is the trace simulate replays: its metadata, how many jobs
-// it has (or an upper bound), and its jobs handed over in trace order.
-type jobSource struct {
-	meta datasets.Meta
-	jobs int
-	each func(fn func([]datasets.Job) error) error
-}
-
 // openJobs opens the trace named by --trace, or the embedded default. A
-// Parquet trace streams: its jobs are read when handed over, a batch at a
-// time, never all in memory; a raw log is read whole (as Open reads it).
-func openJobs(c *cli.Context) (*jobSource, error) {
+// Parquet trace streams (replay.ParquetJobs); a raw log is read whole (as
+// Open reads it), and handed over once: the simulator keeps its own copy.
+func openJobs(c *cli.Context) (replay.Jobs, error) {
 	path := c.String("trace")
 	if path != "" && c.String("format") == "" {
 		isParquet, err := datasets.IsParquetFile(path)
 		if err != nil {
-			return nil, err
+			return replay.Jobs{}, err
 		}
 		if isParquet {
-			meta, rows, err := datasets.ReadParquetFileMeta(path)
-			if err != nil {
-				return nil, err
-			}
-			// A real trace takes a byte a job or more: a footer that
-			// claims more rows sizes no buffer by them.
-			size, err := fileSize(path)
-			if err != nil {
-				return nil, err
-			}
-			return &jobSource{meta: meta, jobs: int(min(rows, size)), each: func(fn func([]datasets.Job) error) error {
-				return datasets.ScanParquetFile(path, func(datasets.Meta, int64) error { return nil }, fn)
-			}}, nil
+			return replay.ParquetJobs(path)
 		}
 	}
 	tr, err := openTrace(c, path)
 	if err != nil {
-		return nil, err
+		return replay.Jobs{}, err
 	}
-	return &jobSource{meta: tr.Meta, jobs: len(tr.Jobs), each: func(fn func([]datasets.Job) error) error {
+	return replay.Jobs{Meta: tr.Meta, Count: len(tr.Jobs), Each: func(fn func([]datasets.Job) error) error {
 		jobs := tr.Jobs
 		tr.Jobs = nil // the simulator keeps its own copy
 		return fn(jobs)
 	}}, nil
-}
-
-func fileSize(path string) (int64, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return 0, err
-	}
-	return st.Size(), nil
-}
-
-// errStopScan stops a scan of the trace whose jobs a simulator refused.
-var errStopScan = errors.New("stop")
-
-// simulator builds the simulator of the source's jobs on cluster. Its
-// errors name the policy, as the tuner's scorer's do.
-func (src *jobSource) simulator(cluster sim.Cluster, opt sim.Options, policyName string) (*sim.Simulator, error) {
-	b, err := sim.NewBuilder(src.meta, cluster, opt, src.jobs)
-	if err != nil {
-		return nil, fmt.Errorf("tuner: %s: %w", policyName, err)
-	}
-	var addErr error
-	err = src.each(func(batch []datasets.Job) error {
-		for i := range batch {
-			if addErr = b.Add(&batch[i]); addErr != nil {
-				return errStopScan
-			}
-		}
-		return nil
-	})
-	if addErr != nil {
-		return nil, fmt.Errorf("tuner: %s: %w", policyName, addErr)
-	}
-	if err != nil {
-		return nil, err
-	}
-	runtime.GC() // the garbage of reading makes room for the replay's buffers
-	s, err := b.Simulator()
-	if err != nil {
-		return nil, fmt.Errorf("tuner: %s: %w", policyName, err)
-	}
-	return s, nil
-}
-
-// trace reads the source's jobs into memory.
-func (src *jobSource) trace() (*datasets.Trace, error) {
-	tr := &datasets.Trace{Meta: src.meta}
-	err := src.each(func(batch []datasets.Job) error {
-		tr.Jobs = append(tr.Jobs, batch...)
-		return nil
-	})
-	return tr, err
-}
-
-// replayPartitioned replays tr on a cluster with partitions, one
-// partition at a time (sim.Partitioned), into r; it returns the replay's
-// time in seconds.
-func replayPartitioned(ctx context.Context, tr *datasets.Trace, cluster sim.Cluster, opt sim.Options, cfg policy.Config, r *sim.Result) (float64, error) {
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	ps, err := sim.NewPartitioned(tr, cluster, opt)
-	if err != nil {
-		return 0, fmt.Errorf("tuner: %s: %w", cfg.Name, err)
-	}
-	began := time.Now()
-	if err := ps.RunInto(func() (policy.Policy, error) { return policy.New(cfg) }, r); err != nil {
-		return 0, fmt.Errorf("tuner: %s: %w", cfg.Name, err)
-	}
-	return time.Since(began).Seconds(), nil
-}
-
-// writeJobsFile writes the jobs file of a lean replay by s, or of a
-// partitioned replay of tr.
-func writeJobsFile(path string, s *sim.Simulator, tr *datasets.Trace, r *sim.Result, force bool) error {
-	if s != nil {
-		return sim.WriteResultJobsFile(path, s, r, force)
-	}
-	rows, err := sim.JobRows(tr, r)
-	if err != nil {
-		return err
-	}
-	return sim.WriteJobsFile(path, rows, force)
-}
-
-// replay replays s once under cfg into r, as the tuner's scorer replays
-// a trace (its errors name the config as the scorer's do).
-func replay(ctx context.Context, s *sim.Simulator, cfg policy.Config, r *sim.Result) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	p, err := policy.New(cfg)
-	if err == nil {
-		err = s.RunInto(p, r)
-	}
-	if err != nil {
-		return fmt.Errorf("tuner: %s: %w", cfg.Name, err)
-	}
-	return nil
-}
-
-// simulatorBreakdowns is reports.Breakdowns for the jobs of s: the scores
-// by user, group and partition (sim.JobPartition).
-func simulatorBreakdowns(s *sim.Simulator, r *sim.Result) (b objectives.Breakdowns, err error) {
-	keys := make([]string, r.NumJobs())
-	for k, out := range []*[]objectives.GroupScores{&b.ByUser, &b.ByGroup, &b.ByPartition} {
-		for i := range keys {
-			nm := s.JobNames(i)
-			switch k {
-			case 0:
-				keys[i] = nm.User
-			case 1:
-				keys[i] = nm.Group
-			default:
-				keys[i] = sim.NamesPartition(nm)
-			}
-		}
-		if *out, err = objectives.Breakdown(r, keys); err != nil {
-			return b, err
-		}
-	}
-	return b, nil
-}
-
-// sameSlots reports whether every node of c has as many slots.
-func sameSlots(c sim.Cluster) bool {
-	for _, g := range c.Groups {
-		if g.Slots != c.Groups[0].Slots {
-			return false
-		}
-	}
-	return true
 }
 
 // rulesCluster is the cluster a rule set replays on: the trace's (c), with
@@ -440,31 +217,4 @@ func rulesCluster(path string, rs *policy.RuleSet, c sim.Cluster) (sim.Cluster, 
 		out.Groups[i] = g
 	}
 	return out, nil
-}
-
-func (r simulateReport) writeText(c *cli.Context) error {
-	w := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
-	row := func(k, format string, v ...any) { fmt.Fprintf(w, "%s\t"+format+"\n", append([]any{k}, v...)...) }
-	s := r.Scores
-	row("trace", "%s", r.Trace)
-	row("policy", "%s %v", r.Policy, r.Params)
-	row("cluster", "%d nodes, %d slots, %s, period %d s", r.Nodes, r.Slots, r.Scheduler, r.PeriodS)
-	row("jobs", "%d", s.Jobs)
-	for _, o := range objectives.All() {
-		v := o.Text(o.Of(s))
-		switch o.Name {
-		case objectives.Makespan:
-			v += fmt.Sprintf(" (%dd %02dh %02dm %02ds)", s.Makespan/86400, s.Makespan%86400/3600, s.Makespan%3600/60, s.Makespan%60)
-		case objectives.Boots:
-			v += fmt.Sprintf(" (%d failed)", r.BootFailures)
-		}
-		row(o.Name, "%s", v)
-	}
-	for _, p := range r.parts {
-		row("partition "+p.Name, "%d nodes, %d jobs, %d off_node_seconds, %d reconfigurations, %.3f kWh",
-			p.Nodes, p.Jobs, p.OffNodeSeconds, p.Reconfigurations, p.EnergyKWh)
-	}
-	row("ignored_commands", "%d", r.IgnoredCommands)
-	row("sim_seconds", "%.3f", r.SimSeconds)
-	return w.Flush()
 }

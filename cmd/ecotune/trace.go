@@ -18,14 +18,10 @@ func traceFlags() []cli.Flag {
 	}
 }
 
-// defaultScheduler is the scheduler of every command that replays a trace
-// (simulate, compare, tune): EASY backfilling, as real sites run.
-const defaultScheduler = sim.EASY
-
 // schedulerFlag is the --scheduler flag of every command that replays a
 // trace; note adds to its usage.
 func schedulerFlag(note string) cli.Flag {
-	return &cli.StringFlag{Name: "scheduler", Value: defaultScheduler,
+	return &cli.StringFlag{Name: "scheduler", Value: sim.DefaultScheduler,
 		Usage: "easy (backfilling, as real sites run), fcfs (strict first come, first served) or conservative (every queued job holds a reservation)" + note}
 }
 

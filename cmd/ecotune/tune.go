@@ -14,6 +14,7 @@ import (
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/reports"
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
@@ -379,6 +380,9 @@ func printSummary(c *cli.Context, s any, path, md string) error {
 // split and budget, then compared.
 func runPolicies(ctx context.Context, c *cli.Context, o tuner.Options, t run.Target) error {
 	names := policyNames(c)
+	if err := policy.CheckTunable(names); err != nil {
+		return err
+	}
 	s, err := tuner.TunePolicies(ctx, o, t, names)
 	if err != nil {
 		return err

@@ -21,17 +21,22 @@ const module = "github.com/ecotune/ecotune"
 // everywhere). A
 // package missing here fails the test: a new package needs its row.
 var allowed = func() map[string][]string {
-	layer1to6 := []string{"datasets", "fuzzy", "slurm", "policy", "sim", "objectives", "run", "tuner"}
+	layer1to6 := []string{"hostlist", "datasets", "fuzzy", "slurm", "policy", "sim", "objectives", "run", "replay", "tuner"}
 	tuner := []string{"sim", "policy", "fuzzy", "objectives", "datasets", "run"}
 	return map[string][]string{
-		"datasets":   nil,
+		// Slurm's host lists (node[01-04]): below datasets and slurm,
+		// imports nothing of the module.
+		"hostlist":   nil,
+		"datasets":   {"hostlist"},
 		"fuzzy":      nil,
-		"slurm":      nil,
+		"slurm":      {"hostlist"},
 		"policy":     {"fuzzy"},
 		"sim":        {"datasets", "policy"},
 		"objectives": {"sim"},
 		"run":        {"objectives", "policy", "datasets", "fuzzy"},
-		"tuner":      tuner,
+		// One replay of a configuration (layer 5, beside run).
+		"replay": {"datasets", "policy", "sim", "objectives", "fuzzy", "hostlist"},
+		"tuner":  tuner,
 		// Test problems for the tuner's methods (ZDT, DTLZ): tuner's row
 		// plus tuner itself.
 		"tuner/testproblems": append(slices.Clone(tuner), "tuner"),
