@@ -332,12 +332,14 @@ instance_pids() {
 		for f in "$dir"/run/*.pid; do
 			[ -f "$f" ] && cat "$f"
 		done
-		for p in /proc/[0-9]*; do
-			p=${p#/proc/}
-			if tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline" | grep -qF -e "-f $conf " -e "$dir/bin/"; then
-				echo "$p"
-			elif tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | grep -qxF "SLURM_CONF=$conf" &&
-				{ grep -qx slurmstepd "/proc/$p/comm" 2>/dev/null || tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | grep -q '^SLURM_JOB_ID='; }; then
+		# One grep over /proc per pattern (forking tr and grep for every
+		# process of a busy machine outlived the tests' teardown bound).
+		# cmdline and environ hold NUL-separated words: -z reads one word
+		# a record, so the slurm.conf path is matched as a whole word.
+		grep -lzsxF -e "$conf" /proc/[0-9]*/cmdline | cut -d/ -f3
+		grep -lzsF -e "$dir/bin/" /proc/[0-9]*/cmdline | cut -d/ -f3
+		for p in $(grep -lzsxF -e "SLURM_CONF=$conf" /proc/[0-9]*/environ | cut -d/ -f3); do
+			if grep -qsx slurmstepd "/proc/$p/comm" || grep -qzs '^SLURM_JOB_ID=' "/proc/$p/environ"; then
 				echo "$p"
 			fi
 		done
