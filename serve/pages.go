@@ -23,6 +23,7 @@ import (
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 var funcs = template.FuncMap{
@@ -158,13 +159,13 @@ func ParseRequest(kind string, v url.Values) (Request, error) {
 	if req.Evaluations, err = intField(v, "evaluations", 300, 0, maxEvaluations); err != nil {
 		return req, err
 	}
-	if req.Generations, err = intField(v, "generations", 150, 1, maxGenerations); err != nil {
+	if req.Generations, err = intField(v, "generations", search.DefaultGenerations, 1, maxGenerations); err != nil {
 		return req, err
 	}
-	if req.Population, err = intField(v, "population", 32, 4, maxPopulation); err != nil {
+	if req.Population, err = intField(v, "population", search.DefaultNSGA2().Population, 4, maxPopulation); err != nil {
 		return req, err
 	}
-	if req.Islands, err = intField(v, "islands", 2, 1, maxIslands); err != nil {
+	if req.Islands, err = intField(v, "islands", search.DefaultNSGA2().Islands, 1, maxIslands); err != nil {
 		return req, err
 	}
 	for _, line := range strings.Split(v.Get("presets"), "\n") {

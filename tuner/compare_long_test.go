@@ -16,6 +16,7 @@ import (
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // TestCompareBaselines is the comparison, built only with the
@@ -101,11 +102,11 @@ func TestCompareBaselines(t *testing.T) {
 		}
 		for _, pol := range policies {
 			out, err := tuner.Tune(context.Background(), tuner.Options{
-				Policy:         pol,
-				Trace:          tr,
-				Sim:            sim.Options{Scheduler: sim.EASY},
-				Presets:        []tuner.Preset{preset},
-				Settings:       tuner.Settings{Population: pop, Islands: 2, MigrationEvery: 5, Generations: 200, Evaluations: budget, Seed: seed},
+				Policy:   pol,
+				Trace:    tr,
+				Sim:      sim.Options{Scheduler: sim.EASY},
+				Presets:  []tuner.Preset{preset},
+				Settings: search.Settings{Generations: 200, Evaluations: budget, Seed: seed}, Method: search.NSGA2{Population: pop, Islands: 2, MigrationEvery: 5},
 				MaxFront:       maxFront,
 				ReactiveIsland: reactive,
 			}, run.Target{Dir: filepath.Join(runDir, name, pol), Force: true, Provenance: run.Provenance{Trace: name}})

@@ -10,6 +10,7 @@ import (
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // DefaultPickWindows is the number of train windows on which a relative
@@ -198,7 +199,7 @@ func thinTrace(tr *datasets.Trace, f float64, rng *rand.Rand) *datasets.Trace {
 // from the search's and the robust replicas' streams.
 func thinRNG(seed int64, l int) *rand.Rand {
 	const thinStream = 0x7468696e00000000 // "thin"
-	return rand.New(rand.NewPCG(uint64(seed), splitmix64(thinStream^uint64(l))))
+	return rand.New(rand.NewPCG(uint64(seed), search.SplitMix64(thinStream^uint64(l))))
 }
 
 // ValidPickLoads checks thinning fractions: each in (0, 1), or the one

@@ -10,6 +10,7 @@ import (
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // DefaultObjectives are EECluster's: minimise the p90 wait ratio,
@@ -41,7 +42,7 @@ type PolicyProblem struct {
 	Constraints []Constraint
 	// bounds are the constraints' absolute bounds on Trace.
 	bounds []float64
-	vars   []Var
+	vars   []search.Var
 	nParam int
 	robust *robustEval // nil: one plain replay of Trace (Options.Robust)
 }
@@ -63,7 +64,7 @@ func NewPolicyProblem(spec policy.Spec, tr *datasets.Trace, c sim.Cluster, opt s
 		p.bounds = append(p.bounds, b)
 	}
 	for _, prm := range spec.Params {
-		v := Var{Name: prm.Name, Min: prm.Min, Max: prm.Max, Integer: prm.Integer, Log: prm.Log && prm.Min > 0, Group: "params"}
+		v := search.Var{Name: prm.Name, Min: prm.Min, Max: prm.Max, Integer: prm.Integer, Log: prm.Log && prm.Min > 0, Group: "params"}
 		if n := float64(c.Nodes()); prm.Unit == "nodes" && n > 0 && n < v.Max {
 			// More nodes than the cluster has act as all of them (spare
 			// nodes, nodes booting at once): the search need not go there.
@@ -74,18 +75,18 @@ func NewPolicyProblem(spec policy.Spec, tr *datasets.Trace, c sim.Cluster, opt s
 	p.nParam = len(p.vars)
 	if t := spec.Fuzzy; t != nil {
 		for _, r := range t.Rules {
-			p.vars = append(p.vars, Var{Name: "rule." + ruleLabels(t, r), Levels: len(t.Output.Labels) + 1, Group: "rules"})
+			p.vars = append(p.vars, search.Var{Name: "rule." + ruleLabels(t, r), Levels: len(t.Output.Labels) + 1, Group: "rules"})
 		}
 		for _, v := range fuzzyVars(t) {
 			for _, l := range v.Labels {
-				p.vars = append(p.vars, Var{Name: "shift." + v.Name + "." + l, Min: -0.5, Max: 0.5, Group: "shifts"})
+				p.vars = append(p.vars, search.Var{Name: "shift." + v.Name + "." + l, Min: -0.5, Max: 0.5, Group: "shifts"})
 			}
 		}
 	}
 	if len(p.vars) == 0 {
 		return nil, fmt.Errorf("tuner: policy %s has nothing to tune", spec.Name)
 	}
-	if err := validateVars(p.vars); err != nil {
+	if err := search.ValidateVars(p.vars); err != nil {
 		return nil, fmt.Errorf("tuner: policy %s: %w", spec.Name, err)
 	}
 	return p, nil
@@ -114,10 +115,16 @@ func ruleLabels(s *fuzzy.System, r fuzzy.Rule) string {
 }
 
 // Vars implements Problem.
-func (p *PolicyProblem) Vars() []Var { return p.vars }
+func (p *PolicyProblem) Vars() []search.Var { return p.vars }
 
 // Objectives implements Problem.
-func (p *PolicyProblem) Objectives() []Objective { return p.Objs }
+func (p *PolicyProblem) Objectives() []search.Objective {
+	out := make([]search.Objective, len(p.Objs))
+	for i, o := range p.Objs {
+		out[i] = search.Objective(o)
+	}
+	return out
+}
 
 // ParamNames are the names of the policy's parameters, in encoding order.
 func (p *PolicyProblem) ParamNames() []string {
@@ -202,11 +209,11 @@ func (p *PolicyProblem) Encode(c policy.Config) []float64 {
 	return x
 }
 
-// canonical implements canonicalizer: the candidate of the canonical form
+// Canonical implements search.Canonicalizer: the candidate of the canonical form
 // of x's policy (policy.Spec.Canonical: hgfs's drain_gap while drain is
 // off, the shifts no rule that is on reads, at fixed values), x itself
 // when that is x.
-func (p *PolicyProblem) canonical(x []float64) []float64 {
+func (p *PolicyProblem) Canonical(x []float64) []float64 {
 	if p.Spec.Canonical == nil {
 		return x
 	}
@@ -288,7 +295,7 @@ func (p *PolicyProblem) ReactiveFixed() map[int]float64 {
 
 // NewEvaluator implements Problem: a replayer (the Scorer's scoring
 // state: a simulator of its own) per worker.
-func (p *PolicyProblem) NewEvaluator() (Evaluator, error) {
+func (p *PolicyProblem) NewEvaluator() (search.Evaluator, error) {
 	if p.robust != nil {
 		return p.newRobustEvaluator()
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 func hgfsProblem(t *testing.T) *PolicyProblem {
@@ -107,7 +108,7 @@ func TestPolicyProblemVars(t *testing.T) {
 		// Defaults survive the round trip through search coordinates.
 		x := p.Encode(spec.Fill(policy.Config{Name: spec.Name}))
 		for i, v := range p.Vars()[:len(spec.Params)] {
-			if y := v.fromSearch(v.toSearch(x[i])); math.Abs(y-x[i]) > 1e-9*math.Max(1, math.Abs(x[i])) {
+			if y := v.Repair(x[i]); math.Abs(y-x[i]) > 1e-9*math.Max(1, math.Abs(x[i])) {
 				t.Errorf("%s: default %s = %g comes back as %g", spec.Name, v.Name, x[i], y)
 			}
 		}
@@ -148,26 +149,26 @@ func TestPolicyProblemNodeParams(t *testing.T) {
 func TestCapFrontByHypervolume(t *testing.T) {
 	objs := []Objective{{Name: "a"}, {Name: "b"}}
 	norm := NewNormalizer(objs, []float64{0, 1}, []float64{1, 0})
-	var ms []Member
+	var ms []search.Member
 	for i := range 21 {
 		a := float64(i) / 20
-		ms = append(ms, Member{X: []float64{a}, F: []float64{a, 1 - a}})
+		ms = append(ms, search.Member{X: []float64{a}, F: []float64{a, 1 - a}})
 	}
 	// A member beyond the reference point adds nothing and is kept last.
-	ms = append(ms, Member{X: []float64{9}, F: []float64{2, 2}})
+	ms = append(ms, search.Member{X: []float64{9}, F: []float64{2, 2}})
 	got := capFront(ms, norm, 3)
 	if len(got) != 3 {
 		t.Fatalf("%d members, want 3", len(got))
 	}
-	hv := func(sel []Member) float64 {
+	hv := func(sel []search.Member) float64 {
 		var pts [][]float64
 		for _, m := range sel {
 			pts = append(pts, m.F)
 		}
 		return norm.Hypervolume(pts)
 	}
-	if hv(got) <= hv(ms[:3]) || hv(got) < hv([]Member{ms[3], ms[10], ms[17]}) {
-		t.Errorf("kept %v with HV %g; the first three give %g, every 7th %g", got, hv(got), hv(ms[:3]), hv([]Member{ms[3], ms[10], ms[17]}))
+	if hv(got) <= hv(ms[:3]) || hv(got) < hv([]search.Member{ms[3], ms[10], ms[17]}) {
+		t.Errorf("kept %v with HV %g; the first three give %g, every 7th %g", got, hv(got), hv(ms[:3]), hv([]search.Member{ms[3], ms[10], ms[17]}))
 	}
 	for i := 1; i < len(got); i++ {
 		if got[i].X[0]-got[i-1].X[0] < 0.1 {

@@ -261,3 +261,14 @@ func maximised(objs []Objective) []bool {
 	}
 	return m
 }
+
+// orient negates, in place, the values of the objectives maximise marks,
+// so that every value is minimised (as the search holds them).
+func orient(f []float64, maximise []bool) []float64 {
+	for k, max := range maximise {
+		if max {
+			f[k] = -f[k]
+		}
+	}
+	return f
+}

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	rundir "github.com/ecotune/ecotune/run"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // resumeRun says how TunePolicies and TuneWindows resume o's run in dir:
@@ -50,7 +51,7 @@ func resumeRun(o Options, dir string) (resume bool, meta *RunMeta, front *Front,
 		return false, nil, nil, err
 	}
 	if hasCheckpoint {
-		ck, err := ReadCheckpoint(dir)
+		ck, err := search.ReadCheckpoint(dir)
 		if err != nil {
 			return false, nil, nil, err
 		}
@@ -62,7 +63,7 @@ func resumeRun(o Options, dir string) (resume bool, meta *RunMeta, front *Front,
 				was[k] = v
 			}
 		}
-		if err := rundir.Check(ck.path, was, want); err != nil {
+		if err := rundir.Check(ck.Path(), was, want); err != nil {
 			return false, nil, nil, fmt.Errorf("tuner: %w", err)
 		}
 		if !samePickChecks(m, o) || !reachedBudget(m, o.Settings) {
@@ -76,7 +77,7 @@ func resumeRun(o Options, dir string) (resume bool, meta *RunMeta, front *Front,
 // reachedBudget reports whether the finished run m went as far as s
 // asks: its generations, or its evaluation budget. A run given a larger
 // budget resumes through Tune, which continues its search.
-func reachedBudget(m *RunMeta, s Settings) bool {
+func reachedBudget(m *RunMeta, s search.Settings) bool {
 	return m.Generations >= s.Generations || (s.Evaluations > 0 && m.Evaluations >= s.Evaluations)
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	rundir "github.com/ecotune/ecotune/run"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // Robust asks for robust evaluation (Options.Robust): a candidate's train
@@ -228,7 +229,7 @@ func perWindow(r Robust) int {
 // numbers.
 func robustRNG(seed int64, k, rep int) *rand.Rand {
 	const robustStream = 0x726f627573740000 // "robust"
-	return rand.New(rand.NewPCG(uint64(seed), splitmix64(robustStream^uint64(k)<<16^uint64(rep))))
+	return rand.New(rand.NewPCG(uint64(seed), search.SplitMix64(robustStream^uint64(k)<<16^uint64(rep))))
 }
 
 // jitter returns a copy of tr whose jobs' submit times are each moved by
@@ -516,7 +517,7 @@ func (rb *robustEval) attach(ctx context.Context, sc *Scorer, p *PolicyProblem, 
 	for i, x := range seeds {
 		y := make([]float64, len(x))
 		for k, v := range p.vars {
-			y[k] = v.fromSearch(v.toSearch(x[k]))
+			y[k] = v.Repair(x[k])
 		}
 		for k, v := range fix {
 			y[k] = v
@@ -585,7 +586,7 @@ func (p *PolicyProblem) orientInto(sc *objectives.Scores, bounds, f []float64) (
 // screenDominates reports whether r constrained-dominates (s, cv) on the
 // screening replay.
 func screenDominates(r screenRef, s []float64, cv float64) bool {
-	return dominates(&member{f: r.s, cv: r.scv}, &member{f: s, cv: cv})
+	return search.ConstrainedDominates(r.s, r.scv, s, cv)
 }
 
 // robustEvaluator is a PolicyProblem's evaluator in robust mode: a
@@ -606,7 +607,7 @@ type robustEvaluator struct {
 
 // newRobustEvaluator makes the evaluator of one worker; a bad cluster or
 // trace fails here.
-func (p *PolicyProblem) newRobustEvaluator() (Evaluator, error) {
+func (p *PolicyProblem) newRobustEvaluator() (search.Evaluator, error) {
 	rep := newReplayer(p.Cluster, p.Options)
 	for _, r := range p.robust.replays {
 		if _, err := rep.simulator(r.trace); err != nil {

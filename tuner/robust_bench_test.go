@@ -10,6 +10,7 @@ import (
 
 	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 var robustEvals = flag.Int("robust-evals", 10000, "evaluations of each tune of BenchmarkRobustTune")
@@ -40,7 +41,7 @@ func BenchmarkRobustTune(b *testing.B) {
 			cpu0 := processCPU(b)
 			for range b.N {
 				o := Options{Policy: "hgfs", Trace: tr, Split: rundir.Holdout(0.7), Sim: sim.Options{Scheduler: sim.EASY}, Robust: bc.robust,
-					Settings: Settings{Population: 32, Islands: 2, Generations: 100000, MigrationEvery: 5, Evaluations: *robustEvals, Seed: 1}}
+					Settings: search.Settings{Generations: 100000, Evaluations: *robustEvals, Seed: 1}, Method: search.NSGA2{Population: 32, Islands: 2, MigrationEvery: 5}}
 				out, err := Tune(context.Background(), o, rundir.Target{Dir: filepath.Join(b.TempDir(), "run")})
 				if err != nil {
 					b.Fatal(err)
@@ -76,7 +77,7 @@ func BenchmarkEvaluateRobust(b *testing.B) {
 	}{{"default", DefaultRobust()}, {"thin-relative", thinRelative()}} {
 		b.Run(bc.name, func(b *testing.B) {
 			o, err := Options{Policy: "hgfs", Trace: tr, Split: rundir.Holdout(0.7), Sim: sim.Options{Scheduler: sim.EASY},
-				Robust: bc.robust, Settings: Settings{Population: 32, Islands: 2, Seed: 1, Workers: 1}}.withDefaults()
+				Robust: bc.robust, Settings: search.Settings{Seed: 1, Workers: 1}, Method: search.NSGA2{Population: 32, Islands: 2}}.withDefaults()
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/ecotune/ecotune/policy"
 	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // Hand-worked aggregates: mean, worst and cvar on known vectors, both
@@ -321,7 +322,7 @@ func TestRobustArchiveFullyEvaluated(t *testing.T) {
 	}
 	o := Options{Policy: "hgfs", Trace: &datasets.Trace{Meta: tr.Meta, Jobs: tr.Jobs[:3000]}, Sim: sim.Options{Scheduler: sim.EASY},
 		Robust:   Robust{Windows: 3, Replicas: 1, Aggregate: AggregateWorst},
-		Settings: Settings{Population: 12, Generations: 4, Seed: 3, Workers: 2}}
+		Settings: search.Settings{Generations: 4, Seed: 3, Workers: 2}, Method: search.NSGA2{Population: 12}}
 	o, err = o.withDefaults()
 	if err != nil {
 		t.Fatal(err)
@@ -335,7 +336,7 @@ func TestRobustArchiveFullyEvaluated(t *testing.T) {
 	if len(su.prob.robust.front) == 0 {
 		t.Fatal("empty screening front")
 	}
-	res, err := Minimize(ctx, su.prob, su.s)
+	res, err := search.Minimize(ctx, su.prob, su.s, su.m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,7 +365,7 @@ func TestRobustArchiveFullyEvaluated(t *testing.T) {
 	for range 30 {
 		x := make([]float64, len(su.prob.vars))
 		for k, v := range su.prob.vars {
-			x[k] = randomValue(v, rng)
+			x[k] = v.Random(rng)
 		}
 		f := make([]float64, len(o.Objectives))
 		cv, err := ev.Evaluate(x, f)
@@ -373,10 +374,10 @@ func TestRobustArchiveFullyEvaluated(t *testing.T) {
 		}
 		if fo := full(x); !slices.Equal(f, fo) {
 			screened++
-			est := &member{f: orient(slices.Clone(f), sense), cv: cv}
+			est := orient(slices.Clone(f), sense)
 			byFront := false
 			for _, r := range su.prob.robust.front {
-				if dominates(&member{f: r.f, cv: r.cv}, est) {
+				if search.ConstrainedDominates(r.f, r.cv, est, cv) {
 					byFront = true
 				}
 			}
@@ -409,7 +410,7 @@ func TestRelativeReferences(t *testing.T) {
 	}
 	plain := refs[AlwaysOn].Train
 	r := Robust{Windows: 3, Aggregate: AggregateCVaR, Alpha: 0.5, Thin: 0.6, Relative: true}
-	o := Options{Robust: r, Sim: opt, Cluster: &c, Settings: Settings{Seed: 4}}
+	o := Options{Robust: r, Sim: opt, Cluster: &c, Settings: search.Settings{Seed: 4}}
 	rb, _, err := newRobustEval(context.Background(), o, sc, train, refs)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // Scorer replays policy configurations on traces and scores them: the one
@@ -25,7 +26,7 @@ import (
 type Scorer struct {
 	cluster sim.Cluster
 	opt     sim.Options
-	pool    *workers
+	pool    *search.Workers
 	reps    []*replayer
 }
 
@@ -41,7 +42,7 @@ func NewScorer(c sim.Cluster, opt sim.Options, workers int) *Scorer {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	s := &Scorer{cluster: c, opt: opt, pool: newWorkers(workers), reps: make([]*replayer, workers)}
+	s := &Scorer{cluster: c, opt: opt, pool: search.NewWorkers(workers), reps: make([]*replayer, workers)}
 	for i := range s.reps {
 		s.reps[i] = newReplayer(c, opt)
 	}
@@ -49,10 +50,10 @@ func NewScorer(c sim.Cluster, opt sim.Options, workers int) *Scorer {
 }
 
 // Workers is the number of workers.
-func (s *Scorer) Workers() int { return s.pool.n }
+func (s *Scorer) Workers() int { return s.pool.N() }
 
 // Close stops the workers.
-func (s *Scorer) Close() { s.pool.close() }
+func (s *Scorer) Close() { s.pool.Close() }
 
 // Replay runs every task and hands each result to keep(i, result) on the
 // worker that ran it; result is reused afterwards, so keep copies what it
@@ -66,7 +67,7 @@ func (s *Scorer) Replay(ctx context.Context, tasks []ScoreTask, keep func(i int,
 // replay is Replay with the worker's index.
 func (s *Scorer) replay(ctx context.Context, tasks []ScoreTask, keep func(w, i int, r *sim.Result) error) error {
 	errs := make([]error, len(tasks))
-	_, err := s.pool.run(ctx, len(tasks), func(w, i int) {
+	_, err := s.pool.Run(ctx, len(tasks), func(w, i int) {
 		t := tasks[i]
 		r, err := s.reps[w].replay(t.Trace, func() (policy.Policy, error) { return s.reps[w].policy(t.Config) })
 		if err == nil {

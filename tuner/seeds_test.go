@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // TestTuneSeeds: a comparison over seeds 3 and 4 is the two comparisons
@@ -123,7 +124,7 @@ func TestTuneSeeds(t *testing.T) {
 	o.Settings.Generations = 2
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	o.Settings.Recorders = []tuner.Recorder{cancelInSearch(3, cancel)}
+	o.Settings.Recorders = []search.Recorder{cancelInSearch(3, cancel)}
 	part, err := tuner.TuneSeeds(ctx, o, tg, policies, seeds)
 	if err != nil {
 		t.Fatal(err)

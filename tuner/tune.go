@@ -17,6 +17,7 @@ import (
 	"github.com/ecotune/ecotune/policy"
 	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // Options describe the search of one tuning run: the problem (policy,
@@ -67,8 +68,12 @@ type Options struct {
 	// (windows, jittered replicas) aggregated; the zero value is one plain
 	// replay, the default (see DefaultRobust for the measurements). See
 	// Robust.
-	Robust   Robust
-	Settings Settings
+	Robust Robust
+	// Settings are the search's budget, seed, workers and recorders.
+	Settings search.Settings
+	// Method is NSGA-II's population and islands (zero fields:
+	// search.DefaultNSGA2's).
+	Method search.NSGA2
 	// Monitor, when set, watches the run (cmd's progress bar): it sees
 	// every generation with Status.Hypervolume set to the train split's.
 	Monitor Monitor
@@ -79,7 +84,7 @@ type Options struct {
 // Status.Hypervolume set) and Done when its search ends; TuneWindows
 // calls Note between its windows.
 type Monitor interface {
-	Recorder
+	search.Recorder
 	// Note is a line about the run between searches (TuneWindows: which
 	// window starts, which is kept).
 	Note(line string)
@@ -113,22 +118,22 @@ func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
 	}
 	defer su.scorer.Close()
 	prob, norm, refs, train, test, scorer, s := su.prob, su.norm, su.refs, su.train, su.test, su.scorer, su.s
-	ckw := &CheckpointWriter{Dir: t.Dir}
+	ckw := &search.CheckpointWriter{Dir: t.Dir}
 	defer ckw.Close()
 	s.Recorders = append(slices.Clip(s.Recorders), ckw)
 	if o.Monitor != nil {
 		prog := NewProgress(norm)
-		s.Recorders = append(s.Recorders, RecorderFunc(func(st *Status) error {
+		s.Recorders = append(s.Recorders, search.RecorderFunc(func(st *search.Status) error {
 			st.Hypervolume = prog.Add(st.Front) // best so far: never falls
 			return o.Monitor.Record(st)
 		}))
 	}
 	if t.Resume {
-		if s.Resume, err = ReadCheckpoint(t.Dir); err != nil {
+		if s.Resume, err = search.ReadCheckpoint(t.Dir); err != nil {
 			return nil, err
 		}
 	}
-	res, err := Minimize(ctx, prob, s)
+	res, err := search.Minimize(ctx, prob, s, su.m)
 	if o.Monitor != nil {
 		o.Monitor.Done()
 	}
@@ -190,7 +195,8 @@ type setup struct {
 	refs        map[string]Reference
 	prob        *PolicyProblem
 	norm        Normalizer
-	s           Settings
+	s           search.Settings
+	m           search.NSGA2
 }
 
 // newSetup makes the setup of o (with its defaults); prepare, when set,
@@ -231,25 +237,25 @@ func newSetup(ctx context.Context, o Options, prepare func() error) (*setup, err
 	if su.norm, err = trainNormalizer(su.refs, o.Objectives); err != nil {
 		return fail(err)
 	}
-	s := o.Settings
+	s, m := o.Settings, o.Method
 	s.Initial = su.prob.Seeds()
-	if fixed := su.prob.ReactiveFixed(); o.ReactiveIsland && fixed != nil && s.Islands > 1 {
-		s.Fixed = []map[int]float64{fixed} // island 0 searches the reactive core
+	if fixed := su.prob.ReactiveFixed(); o.ReactiveIsland && fixed != nil && m.Islands > 1 {
+		m.Fixed = []map[int]float64{fixed} // island 0 searches the reactive core
 	}
 	off := su.prob.ScheduleRuleFixed()
 	if o.NoScheduleRule && off != nil {
-		s.Fixed = fixEverywhere(s.Fixed, off, s.Islands)
+		m.Fixed = fixEverywhere(m.Fixed, off, m.Islands)
 	} else {
 		off = nil
 	}
 	if rb != nil {
-		if err := rb.attach(ctx, scorer, su.prob, aoScreen, s.Population, off); err != nil {
+		if err := rb.attach(ctx, scorer, su.prob, aoScreen, m.Population, off); err != nil {
 			return fail(err)
 		}
 	}
 	s.Fingerprint = o.fingerprint()
-	s.workers = scorer.pool
-	su.s = s
+	s.Pool = scorer.pool
+	su.s, su.m = s, m
 	return su, nil
 }
 
@@ -266,7 +272,8 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Presets == nil {
 		o.Presets = DefaultPresets()
 	}
-	o.Settings = o.Settings.withDefaults()
+	o.Settings = o.Settings.WithDefaults()
+	o.Method = o.Method.WithDefaults()
 	var err error
 	if err := ValidPickLoads(o.PickLoads); err != nil {
 		return o, err
@@ -278,7 +285,7 @@ func (o Options) withDefaults() (Options, error) {
 		return o, err
 	}
 	if o.MaxFront == 0 {
-		o.MaxFront = max(100, 2*o.Settings.Population)
+		o.MaxFront = max(100, 2*o.Method.Population)
 	}
 	if o.Cluster == nil {
 		c, err := sim.ClusterFromTrace(o.Trace.Meta)
@@ -359,7 +366,7 @@ func references(ctx context.Context, sc *Scorer, train, test *datasets.Trace) (m
 // buildFront turns the search's archive into the front: capped (by
 // hypervolume contribution on the train split), decoded,
 // scored in full on train and test, sorted by objectives, presets chosen.
-func buildFront(ctx context.Context, sc *Scorer, prob *PolicyProblem, res *Result, o Options, norm Normalizer, train, test *datasets.Trace) (*Front, error) {
+func buildFront(ctx context.Context, sc *Scorer, prob *PolicyProblem, res *search.Result, o Options, norm Normalizer, train, test *datasets.Trace) (*Front, error) {
 	arch := capFront(res.Archive, norm, o.MaxFront)
 	configs := make([]policy.Config, len(arch))
 	for i, m := range arch {
@@ -396,7 +403,7 @@ func buildFront(ctx context.Context, sc *Scorer, prob *PolicyProblem, res *Resul
 // shrink as the selection grows, so stale ones are upper bounds). Members
 // that add nothing (beyond the reference point) fill the remaining places
 // in their original order. The kept members stay in their original order.
-func capFront(ms []Member, norm Normalizer, n int) []Member {
+func capFront(ms []search.Member, norm Normalizer, n int) []search.Member {
 	if len(ms) <= n {
 		return ms
 	}
@@ -407,7 +414,7 @@ func capFront(ms []Member, norm Normalizer, n int) []Member {
 	ref := norm.nadir()
 	gain := make([]float64, len(ms))
 	for i, p := range pts {
-		gain[i] = Hypervolume([][]float64{p}, ref)
+		gain[i] = search.Hypervolume([][]float64{p}, ref)
 	}
 	chosen := make([]bool, len(ms))
 	var sel [][]float64
@@ -424,7 +431,7 @@ func capFront(ms []Member, norm Normalizer, n int) []Member {
 			if best < 0 || gain[best] <= 0 {
 				break
 			}
-			fresh := Hypervolume(append(sel, pts[best]), ref) - base
+			fresh := search.Hypervolume(append(sel, pts[best]), ref) - base
 			if fresh >= gain[best]*(1-1e-12) {
 				break // still at least every other (stale, upper-bound) gain
 			}
@@ -435,7 +442,7 @@ func capFront(ms []Member, norm Normalizer, n int) []Member {
 		}
 		chosen[best] = true
 		sel = append(sel, pts[best])
-		base = Hypervolume(sel, ref)
+		base = search.Hypervolume(sel, ref)
 	}
 	for i := 0; i < len(ms) && len(sel) < n; i++ {
 		if !chosen[i] {
@@ -443,7 +450,7 @@ func capFront(ms []Member, norm Normalizer, n int) []Member {
 			sel = append(sel, pts[i])
 		}
 	}
-	out := make([]Member, 0, n)
+	out := make([]search.Member, 0, n)
 	for i, m := range ms {
 		if chosen[i] {
 			out = append(out, m)
@@ -453,7 +460,7 @@ func capFront(ms []Member, norm Normalizer, n int) []Member {
 }
 
 // runMeta fills run.json.
-func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *Result, front *Front, refs map[string]Reference, win *pickWindows, train, test *datasets.Trace) (*RunMeta, error) {
+func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *search.Result, front *Front, refs map[string]Reference, win *pickWindows, train, test *datasets.Trace) (*RunMeta, error) {
 	cluster, err := json.Marshal(o.Cluster)
 	if err != nil {
 		return nil, fmt.Errorf("tuner: cluster: %w", err)
@@ -470,8 +477,8 @@ func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *Result, 
 		Hypervolume: map[string]float64{},
 		References:  refs,
 		Objectives:  o.Objectives,
-		Population:  o.Settings.Population,
-		Islands:     o.Settings.Islands,
+		Population:  o.Method.Population,
+		Islands:     o.Method.Islands,
 		TrainJobs:   len(train.Jobs),
 		Interrupted: res.Interrupted,
 		Normalizers: map[string]rundir.Normalizer{},

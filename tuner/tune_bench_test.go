@@ -3,7 +3,9 @@ package tuner
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"runtime"
 	"testing"
@@ -14,6 +16,7 @@ import (
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // BenchmarkEvaluations measures hgfs candidate evaluations per second on
@@ -29,12 +32,18 @@ func BenchmarkEvaluations(b *testing.B) {
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(workers))
-			pl, err := newPool(prob, workers, nil)
-			if err != nil {
-				b.Fatal(err)
+			ws := search.NewWorkers(workers)
+			defer ws.Close()
+			evs := make([]search.Evaluator, workers)
+			fs := make([][]float64, workers)
+			for w := range evs {
+				ev, err := prob.NewEvaluator()
+				if err != nil {
+					b.Fatal(err)
+				}
+				evs[w], fs[w] = ev, make([]float64, len(prob.Objectives()))
 			}
-			defer pl.close()
-			rng := newRNG(1, workers, 0)
+			rng := rand.New(rand.NewPCG(1, search.SplitMix64(uint64(workers)<<32)))
 			xs := make([][]float64, batch)
 			start := time.Now()
 			b.ResetTimer()
@@ -42,10 +51,14 @@ func BenchmarkEvaluations(b *testing.B) {
 				for i := range xs {
 					xs[i] = make([]float64, len(prob.Vars()))
 					for k, v := range prob.Vars() {
-						xs[i][k] = randomValue(v, rng)
+						xs[i][k] = v.Random(rng)
 					}
 				}
-				if _, err := pl.evaluate(context.Background(), xs); err != nil {
+				errs := make([]error, len(xs))
+				if _, err := ws.Run(context.Background(), len(xs), func(w, i int) { _, errs[i] = evs[w].Evaluate(xs[i], fs[w]) }); err != nil {
+					b.Fatal(err)
+				}
+				if err := errors.Join(errs...); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -89,12 +102,12 @@ func sdscProblem(b *testing.B) *PolicyProblem {
 
 // randomCandidates are n random candidates of prob from seed.
 func randomCandidates(prob *PolicyProblem, n int, seed int64) [][]float64 {
-	rng := newRNG(seed, 0, 0)
+	rng := rand.New(rand.NewPCG(uint64(seed), search.SplitMix64(0)))
 	xs := make([][]float64, n)
 	for i := range xs {
 		xs[i] = make([]float64, len(prob.Vars()))
 		for k, v := range prob.Vars() {
-			xs[i][k] = randomValue(v, rng)
+			xs[i][k] = v.Random(rng)
 		}
 	}
 	return xs
@@ -116,7 +129,7 @@ func BenchmarkEvaluate(b *testing.B) {
 // benchEvaluator evaluates ev on 16 random candidates of prob, cycling:
 // once each to warm every buffer up, then b.N times, reporting
 // allocations.
-func benchEvaluator(b *testing.B, prob *PolicyProblem, ev Evaluator) {
+func benchEvaluator(b *testing.B, prob *PolicyProblem, ev search.Evaluator) {
 	xs := randomCandidates(prob, 16, 1)
 	f := make([]float64, len(prob.Objectives()))
 	for _, x := range xs { // warm up: every buffer at its size

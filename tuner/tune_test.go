@@ -16,6 +16,7 @@ import (
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/search"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -32,7 +33,7 @@ func smallTune(t *testing.T, dir string) (tuner.Options, run.Target) {
 		Policy:   "hgfs",
 		Trace:    tr,
 		Sim:      sim.Options{Scheduler: sim.EASY},
-		Settings: tuner.Settings{Population: 8, Generations: 4, Islands: 2, MigrationEvery: 2, Seed: 3},
+		Settings: search.Settings{Generations: 4, Seed: 3}, Method: search.NSGA2{Population: 8, Islands: 2, MigrationEvery: 2},
 	}, run.Target{Dir: dir, Provenance: run.Provenance{Trace: "nasa-3000"}}
 }
 
@@ -174,7 +175,7 @@ func wholeAndResumed(t *testing.T, base string, mk func(*testing.T, string) (tun
 	cut.Settings.Workers = 2
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cut.Settings.Recorders = []tuner.Recorder{tuner.RecorderFunc(func(s *tuner.Status) error {
+	cut.Settings.Recorders = []search.Recorder{search.RecorderFunc(func(s *search.Status) error {
 		if s.Generation == 2 {
 			cancel()
 		}
@@ -292,9 +293,9 @@ func readParquet(t *testing.T, path string) ([]parquet.Row, map[string]int) {
 // hvMonitor records the hypervolume Tune shows its Monitor.
 type hvMonitor struct{ hv []float64 }
 
-func (m *hvMonitor) Record(s *tuner.Status) error { m.hv = append(m.hv, s.Hypervolume); return nil }
-func (m *hvMonitor) Note(string)                  {}
-func (m *hvMonitor) Done()                        {}
+func (m *hvMonitor) Record(s *search.Status) error { m.hv = append(m.hv, s.Hypervolume); return nil }
+func (m *hvMonitor) Note(string)                   {}
+func (m *hvMonitor) Done()                         {}
 
 // TestTuneProgressNeverFalls runs a real small tune and checks the
 // progress hypervolume of every generation: in [0, 1], never below the

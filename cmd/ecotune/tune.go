@@ -9,15 +9,15 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
-
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/reports"
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/search"
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 )
 
 const tuneHelp = `Tunes a power policy on a trace with NSGA-II: the policy's declared
@@ -162,9 +162,9 @@ func tuneCommand() *cli.Command {
 		Description: tuneHelp + "\n\nDISTRIBUTED\n" + tuneSlurmHelp + "\n\nScores (objectives.All: name, default direction, unit, meaning):\n" + objectives.Help(),
 		Flags: append(append(traceFlags(),
 			&cli.StringFlag{Name: "policy", Aliases: []string{"p"}, Value: "hgfs", Usage: "policy to tune (see `ecotune policies`)"},
-			&cli.IntFlag{Name: "generations", Aliases: []string{"g"}, Value: 150, Usage: "generations after the initial population"},
-			&cli.IntFlag{Name: "population", Value: 32, Usage: "candidates per island"},
-			&cli.IntFlag{Name: "islands", Value: 2, Usage: "populations with ring migration"},
+			&cli.IntFlag{Name: "generations", Aliases: []string{"g"}, Value: search.DefaultGenerations, Usage: "generations after the initial population"},
+			&cli.IntFlag{Name: "population", Value: search.DefaultNSGA2().Population, Usage: "candidates per island"},
+			&cli.IntFlag{Name: "islands", Value: search.DefaultNSGA2().Islands, Usage: "populations with ring migration"},
 			&cli.BoolFlag{Name: "reactive-island", Usage: "the first island searches the policy's reactive core alone (hgfs: idle-timeout)"},
 			&cli.StringFlag{Name: "policies", Usage: "tune each of these policies (comma-separated) on the same split and budget, in RUN_DIR/POLICY, and compare them (summary.json, policies.md)"},
 			&cli.StringFlag{Name: "seeds", Usage: "with --policies: repeat the comparison with each of these seeds (comma-separated), in RUN_DIR/seed-S, and summarise the spread (seeds.json, seeds.md)"},
@@ -180,7 +180,7 @@ func tuneCommand() *cli.Command {
 			&cli.StringFlag{Name: "pick-loads", Usage: "relative presets (rel10) also meet their bound on the train split thinned to each fraction F of its jobs (seeded), against always-on there (default 0.9; 1: none)"},
 			&cli.StringFlag{Name: "pick-window-aggregate", Value: tuner.DefaultPickAggregate, Usage: "how relative presets' levels on the --pick-windows windows are aggregated before the bound: median or mean"},
 			&cli.IntFlag{Name: "pick-windows", Usage: "relative presets (rel10) also meet their bound on each of K consecutive train windows, against always-on there (default 4; 1: the whole train split only)"},
-			&cli.IntFlag{Name: "migration", Value: 5, Usage: "generations between migrations"},
+			&cli.IntFlag{Name: "migration", Value: search.DefaultNSGA2().MigrationEvery, Usage: "generations between migrations"},
 			&cli.IntFlag{Name: "evaluations", Usage: "stop after the generation that reaches this many distinct evaluations (0: no limit)"},
 			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed"},
 			&cli.IntFlag{Name: "workers", Usage: "parallel simulations (default: GOMAXPROCS)"},
@@ -430,16 +430,18 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 	case w >= 2 && c.IsSet("train"):
 		return o, t, fmt.Errorf("tune: --train and --windows %d exclude each other: the windows fix the split (each trains on one of %d equal blocks of jobs and tests on the next)", w, w+1)
 	}
-	o.Settings = tuner.Settings{
+	o.Settings = search.Settings{
+		Generations: c.Int("generations"),
+		Evaluations: c.Int("evaluations"),
+		Seed:        c.Int64("seed"),
+		Workers:     c.Int("workers"),
+	}
+	o.Method = search.NSGA2{
 		Population:     c.Int("population"),
-		Generations:    c.Int("generations"),
 		Islands:        c.Int("islands"),
 		MigrationEvery: c.Int("migration"),
-		Evaluations:    c.Int("evaluations"),
-		Seed:           c.Int64("seed"),
-		Workers:        c.Int("workers"),
 	}
-	if err := o.Settings.CheckLimits(); err != nil { // before reading the trace
+	if err := search.CheckLimits(o.Settings, o.Method); err != nil { // before reading the trace
 		return o, t, fmt.Errorf("tune: %w", err)
 	}
 	tr, err := loadTrace(c)

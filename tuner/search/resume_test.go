@@ -1,4 +1,4 @@
-package tuner_test
+package search_test
 
 import (
 	"bytes"
@@ -9,18 +9,18 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/ecotune/ecotune/tuner"
-	"github.com/ecotune/ecotune/tuner/testproblems"
+	"github.com/ecotune/ecotune/tuner/search"
+	"github.com/ecotune/ecotune/tuner/search/testproblems"
 )
 
 // resumeSettings exercise islands, ring migration, an island with fixed
 // variables, the cache and the budget check together.
-func resumeSettings() tuner.Settings {
-	return tuner.Settings{Population: 24, Generations: 30, Islands: 3, MigrationEvery: 4, Migrants: 3, Seed: 7,
+func resumeSettings() flat {
+	return flat{Population: 24, Generations: 30, Islands: 3, MigrationEvery: 4, Migrants: 3, Seed: 7,
 		Fixed: []map[int]float64{{0: 0.3, 2: 0.7}}}
 }
 
-func resultJSON(t *testing.T, r *tuner.Result) []byte {
+func resultJSON(t *testing.T, r *search.Result) []byte {
 	t.Helper()
 	r.Interrupted = false
 	b, err := json.Marshal(r)
@@ -38,7 +38,7 @@ func TestSameFrontWhateverWorkers(t *testing.T) {
 		prev := runtime.GOMAXPROCS(n)
 		s := resumeSettings()
 		s.Workers = n
-		res, err := tuner.Minimize(context.Background(), testproblems.DTLZ2(), s)
+		res, err := minimize(context.Background(), testproblems.DTLZ2(), s)
 		runtime.GOMAXPROCS(prev)
 		if err != nil {
 			t.Fatal(err)
@@ -55,7 +55,7 @@ func TestSameFrontWhateverWorkers(t *testing.T) {
 // evaluation count included.
 func TestResumeAfterCancel(t *testing.T) {
 	p := testproblems.ZDT1()
-	whole, err := tuner.Minimize(context.Background(), p, resumeSettings())
+	whole, err := minimize(context.Background(), p, resumeSettings())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,15 +63,15 @@ func TestResumeAfterCancel(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ckw := &tuner.CheckpointWriter{Dir: dir}
+	ckw := &search.CheckpointWriter{Dir: dir}
 	s := resumeSettings()
-	s.Recorders = []tuner.Recorder{ckw, tuner.RecorderFunc(func(st *tuner.Status) error {
+	s.Recorders = []search.Recorder{ckw, search.RecorderFunc(func(st *search.Status) error {
 		if st.Generation == 13 {
 			cancel()
 		}
 		return nil
 	})}
-	cut, err := tuner.Minimize(ctx, p, s)
+	cut, err := minimize(ctx, p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,14 +82,14 @@ func TestResumeAfterCancel(t *testing.T) {
 
 	// A crash between appending to the cache and replacing checkpoint.json
 	// leaves extra records; they must be ignored.
-	f, err := os.OpenFile(filepath.Join(dir, tuner.CheckpointCache), os.O_APPEND|os.O_WRONLY, 0)
+	f, err := os.OpenFile(filepath.Join(dir, search.CheckpointCache), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.Write(bytes.Repeat([]byte{0xff}, 100))
 	f.Close()
 
-	ck, err := tuner.ReadCheckpoint(dir)
+	ck, err := search.ReadCheckpoint(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,9 +98,9 @@ func TestResumeAfterCancel(t *testing.T) {
 	}
 	s = resumeSettings()
 	s.Resume = ck
-	ckw = &tuner.CheckpointWriter{Dir: dir}
-	s.Recorders = []tuner.Recorder{ckw}
-	resumed, err := tuner.Minimize(context.Background(), p, s)
+	ckw = &search.CheckpointWriter{Dir: dir}
+	s.Recorders = []search.Recorder{ckw}
+	resumed, err := minimize(context.Background(), p, s)
 	ckw.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -110,13 +110,13 @@ func TestResumeAfterCancel(t *testing.T) {
 	}
 
 	// The final checkpoint resumes to the same result without evolving.
-	ck, err = tuner.ReadCheckpoint(dir)
+	ck, err = search.ReadCheckpoint(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s = resumeSettings()
 	s.Resume = ck
-	again, err := tuner.Minimize(context.Background(), p, s)
+	again, err := minimize(context.Background(), p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,22 +127,22 @@ func TestResumeAfterCancel(t *testing.T) {
 
 func TestResumeRejectsOtherSettings(t *testing.T) {
 	dir := t.TempDir()
-	ckw := &tuner.CheckpointWriter{Dir: dir}
+	ckw := &search.CheckpointWriter{Dir: dir}
 	s := resumeSettings()
 	s.Generations = 2
-	s.Recorders = []tuner.Recorder{ckw}
-	if _, err := tuner.Minimize(context.Background(), testproblems.ZDT1(), s); err != nil {
+	s.Recorders = []search.Recorder{ckw}
+	if _, err := minimize(context.Background(), testproblems.ZDT1(), s); err != nil {
 		t.Fatal(err)
 	}
 	ckw.Close()
-	ck, err := tuner.ReadCheckpoint(dir)
+	ck, err := search.ReadCheckpoint(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s = resumeSettings()
 	s.Seed++
 	s.Resume = ck
-	if _, err := tuner.Minimize(context.Background(), testproblems.ZDT1(), s); err == nil {
+	if _, err := minimize(context.Background(), testproblems.ZDT1(), s); err == nil {
 		t.Error("resuming with another seed: no error")
 	}
 }

@@ -1,4 +1,4 @@
-package tuner
+package search
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 // pool evaluates candidates on the tuner's worker pool (workers), each
 // worker with its own Evaluator, and remembers every result: a candidate
 // whose key was seen before (or is being evaluated by another island) is
-// not evaluated again. Nor is one whose canonical form (a canonicalizer
+// not evaluated again. Nor is one whose canonical form (a Canonicalizer
 // problem's: the policy it decodes to, with the genes that cannot change
 // a decision at fixed values) is that of a candidate seen before: it
 // takes that candidate's result, which is its own since evaluation is
@@ -24,10 +24,10 @@ import (
 // depend on the number of workers.
 type pool struct {
 	sense []bool // sense[k]: objective k is maximised
-	ws    *workers
+	ws    *Workers
 	own   bool // ws is the pool's own, closed with it
 	evs   []Evaluator
-	canon canonicalizer // nil: every candidate is its own canonical form
+	canon Canonicalizer // nil: every candidate is its own canonical form
 
 	mu    sync.Mutex
 	cache map[string]*entry // by genome key
@@ -36,12 +36,12 @@ type pool struct {
 	hits  int               // entries that took another's result
 }
 
-// canonicalizer is a Problem whose distinct candidates may evaluate
+// Canonicalizer is a Problem whose distinct candidates may evaluate
 // alike by construction (PolicyProblem: genes the policy never reads).
-type canonicalizer interface {
-	// canonical returns x's canonical form: the same for candidates that
+type Canonicalizer interface {
+	// Canonical returns x's canonical form: the same for candidates that
 	// evaluate alike, x itself (not a copy) when x is canonical.
-	canonical(x []float64) []float64
+	Canonical(x []float64) []float64
 }
 
 // entry is one cached evaluation.
@@ -63,7 +63,7 @@ var errInterrupted = errors.New("tuner: interrupted")
 
 // newPool makes a pool of workers evaluators on shared, or on workers of
 // its own when shared is nil or of another size.
-func newPool(p Problem, workers int, shared *workers) (*pool, error) {
+func newPool(p Problem, workers int, shared *Workers) (*pool, error) {
 	objs := p.Objectives()
 	pl := &pool{
 		sense: make([]bool, len(objs)),
@@ -71,7 +71,7 @@ func newPool(p Problem, workers int, shared *workers) (*pool, error) {
 		memo:  make(map[string]*entry),
 		evs:   make([]Evaluator, workers),
 	}
-	pl.canon, _ = p.(canonicalizer)
+	pl.canon, _ = p.(Canonicalizer)
 	for k, o := range objs {
 		pl.sense[k] = o.Maximize
 	}
@@ -85,7 +85,7 @@ func newPool(p Problem, workers int, shared *workers) (*pool, error) {
 	if shared != nil && shared.n == workers {
 		pl.ws = shared
 	} else {
-		pl.ws, pl.own = newWorkers(workers), true
+		pl.ws, pl.own = NewWorkers(workers), true
 	}
 	return pl, nil
 }
@@ -104,7 +104,7 @@ func (pl *pool) work(w int, e *entry) {
 // close stops the workers, unless they are shared (Tune's Scorer's).
 func (pl *pool) close() {
 	if pl.own {
-		pl.ws.close()
+		pl.ws.Close()
 	}
 }
 
@@ -136,7 +136,7 @@ func (pl *pool) evaluate(ctx context.Context, xs [][]float64) ([]*member, error)
 		ms[i] = &member{x: x, key: key}
 	}
 	pl.mu.Unlock()
-	begun, _ := pl.ws.run(ctx, len(todo), func(w, i int) { pl.work(w, todo[i]) })
+	begun, _ := pl.ws.Run(ctx, len(todo), func(w, i int) { pl.work(w, todo[i]) })
 	if begun < len(todo) {
 		pl.forget(todo[begun:])
 	}
@@ -165,7 +165,7 @@ func (pl *pool) canonicalKey(x []float64, key string) string {
 	if pl.canon == nil {
 		return key
 	}
-	c := pl.canon.canonical(x)
+	c := pl.canon.Canonical(x)
 	if len(c) == len(x) && (len(c) == 0 || &c[0] == &x[0]) {
 		return key
 	}

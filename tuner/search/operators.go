@@ -1,4 +1,4 @@
-package tuner
+package search
 
 import (
 	"math"
@@ -145,16 +145,22 @@ func randomValue(vr Var, rng *rand.Rand) float64 {
 	return vr.fromSearch(vr.lower() + rng.Float64()*(vr.upper()-vr.lower()))
 }
 
+// Random is a uniformly random valid value of v from rng (the search's
+// initial candidates are made so).
+func (v Var) Random(rng *rand.Rand) float64 { return randomValue(v, rng) }
+
 // newRNG is the generator of one island at one generation: every
 // generation's randomness derives from (seed, island, generation) alone, so
 // a run resumed from a checkpoint continues exactly as an uninterrupted one.
 // Island −1 is the migration stream.
 func newRNG(seed int64, island, generation int) *rand.Rand {
-	stream := splitmix64(uint64(int64(island))<<32 ^ uint64(generation))
+	stream := SplitMix64(uint64(int64(island))<<32 ^ uint64(generation))
 	return rand.New(rand.NewPCG(uint64(seed), stream))
 }
 
-func splitmix64(x uint64) uint64 {
+// SplitMix64 is the SplitMix64 finaliser: the tuner derives the stream of
+// every seeded generator with it.
+func SplitMix64(x uint64) uint64 {
 	x += 0x9e3779b97f4a7c15
 	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
 	x = (x ^ x>>27) * 0x94d049bb133111eb

@@ -1,4 +1,4 @@
-package tuner
+package search
 
 import (
 	"math"
@@ -34,6 +34,13 @@ func dominates(a, b *member) bool {
 		return a.cv < b.cv
 	}
 	return paretoDominates(a.f, b.f)
+}
+
+// ConstrainedDominates reports whether objectives fa (minimised) with
+// violation cva constrained-dominate fb with cvb, as the search ranks
+// candidates.
+func ConstrainedDominates(fa []float64, cva float64, fb []float64, cvb float64) bool {
+	return dominates(&member{f: fa, cv: cva}, &member{f: fb, cv: cvb})
 }
 
 // paretoDominates reports whether a is no worse than b in every objective

@@ -1,4 +1,4 @@
-package tuner
+package search
 
 import (
 	"cmp"
@@ -11,8 +11,7 @@ import (
 	"strings"
 
 	"github.com/MaxHalford/eaopt"
-
-	rundir "github.com/ecotune/ecotune/run"
+	"github.com/ecotune/ecotune/internal/fingerprint"
 )
 
 // Minimize runs NSGA-II on p: eaopt drives the generations, the islands and
@@ -27,9 +26,9 @@ import (
 // Minimize returns the result of the last whole generation with
 // Interrupted set (no Members when the initial population was not
 // complete).
-func Minimize(ctx context.Context, p Problem, s Settings) (*Result, error) {
+func minimize(ctx context.Context, p Problem, s config) (*Result, error) {
 	vars := p.Vars()
-	if err := validateVars(vars); err != nil {
+	if err := ValidateVars(vars); err != nil {
 		return nil, err
 	}
 	if len(p.Objectives()) == 0 {
@@ -45,7 +44,7 @@ func Minimize(ctx context.Context, p Problem, s Settings) (*Result, error) {
 		return nil, err
 	}
 	defer pl.close()
-	r := &run{ctx: ctx, problem: p, vars: vars, settings: s, pool: pl, fields: fingerprint(p, s)}
+	r := &run{ctx: ctx, problem: p, vars: vars, settings: s, pool: pl, fields: fingerprintOf(p, s)}
 	r.fingerprint = r.fields.Sum()
 	islands, err := r.start()
 	if errors.Is(err, errInterrupted) {
@@ -73,10 +72,10 @@ type run struct {
 	ctx         context.Context
 	problem     Problem
 	vars        []Var
-	settings    Settings
+	settings    config
 	pool        *pool
 	fingerprint string
-	fields      rundir.Fingerprint
+	fields      fingerprint.Fingerprint
 	offset      int // generation the eaopt GA starts from (resume)
 	// last is the checkpoint of the last generation recorded, lastIslands
 	// and lastFront its islands and first front: what an interruption
@@ -101,11 +100,11 @@ func (r *run) generation() int {
 func (r *run) start() ([][]*member, error) {
 	s := r.settings
 	if ck := s.Resume; ck != nil {
-		if err := rundir.Check(ck.source(), ck.Fields, r.fields); err != nil {
+		if err := fingerprint.Check(ck.Source(), ck.Fields, r.fields); err != nil {
 			return nil, fmt.Errorf("tuner: %w", err)
 		}
 		if ck.Fingerprint != r.fingerprint {
-			return nil, fmt.Errorf("tuner: %s: fingerprint %s, now %s", ck.source(), ck.Fingerprint, r.fingerprint)
+			return nil, fmt.Errorf("tuner: %s: fingerprint %s, now %s", ck.Source(), ck.Fingerprint, r.fingerprint)
 		}
 		r.pool.restore(ck.Cache)
 	}
@@ -166,7 +165,7 @@ func (r *run) initial(i int) ([]*member, error) {
 	return ms, nil
 }
 
-// fix sets the variables island fixes (Settings.Fixed) in x and reports
+// fix sets the variables island fixes (NSGA2.Fixed) in x and reports
 // whether any changed.
 func (r *run) fix(island int, x []float64) bool {
 	if island >= len(r.settings.Fixed) {
@@ -423,18 +422,18 @@ func (r *run) result(islands [][]*member, interrupted bool) *Result {
 // fingerprint identifies the problem and the settings a checkpoint can be
 // resumed with, field by field (the generation limit, budget, workers and
 // recorders may change), with the caller's fields (Settings.Fingerprint).
-func fingerprint(p Problem, s Settings) rundir.Fingerprint {
-	f := rundir.Fingerprint{
-		"vars":            rundir.FingerprintValue(p.Vars()),
-		"objectives":      rundir.FingerprintValue(p.Objectives()),
-		"population":      rundir.FingerprintValue(s.Population),
-		"islands":         rundir.FingerprintValue(s.Islands),
-		"migration_every": rundir.FingerprintValue(s.MigrationEvery),
-		"migrants":        rundir.FingerprintValue(s.Migrants),
-		"seed":            rundir.FingerprintValue(s.Seed),
-		"variation":       rundir.FingerprintValue(s.Variation),
-		"initial":         rundir.FingerprintValue(s.Initial),
-		"fixed":           rundir.FingerprintValue(s.Fixed),
+func fingerprintOf(p Problem, s config) fingerprint.Fingerprint {
+	f := fingerprint.Fingerprint{
+		"vars":            fingerprint.Value(p.Vars()),
+		"objectives":      fingerprint.Value(p.Objectives()),
+		"population":      fingerprint.Value(s.Population),
+		"islands":         fingerprint.Value(s.Islands),
+		"migration_every": fingerprint.Value(s.MigrationEvery),
+		"migrants":        fingerprint.Value(s.Migrants),
+		"seed":            fingerprint.Value(s.Seed),
+		"variation":       fingerprint.Value(s.Variation),
+		"initial":         fingerprint.Value(s.Initial),
+		"fixed":           fingerprint.Value(s.Fixed),
 	}
 	for k, v := range s.Fingerprint {
 		f[k] = v

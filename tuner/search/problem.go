@@ -1,4 +1,4 @@
-package tuner
+package search
 
 // A Problem is what a search optimises: its decision variables, its
 // objectives and a way to make evaluators. It holds no search state.
@@ -26,3 +26,11 @@ type EvaluatorFunc func(x, f []float64) (float64, error)
 
 // Evaluate calls e.
 func (e EvaluatorFunc) Evaluate(x, f []float64) (float64, error) { return e(x, f) }
+
+// Objective is one objective of a search: a name and its sense. Its
+// fields and JSON are run.Objective's, so a problem's objectives
+// fingerprint alike in either type.
+type Objective struct {
+	Name     string `json:"name"`
+	Maximize bool   `json:"maximize"`
+}

@@ -1,4 +1,4 @@
-package tuner
+package search
 
 import (
 	"encoding/binary"
@@ -95,8 +95,8 @@ func (v Var) fromSearch(u float64) float64 {
 	return x
 }
 
-// validateVars checks every variable and that names are unique.
-func validateVars(vars []Var) error {
+// ValidateVars checks every variable and that names are unique.
+func ValidateVars(vars []Var) error {
 	if len(vars) == 0 {
 		return fmt.Errorf("tuner: a problem needs at least one variable")
 	}
@@ -126,3 +126,8 @@ func genomeKey(x []float64) string {
 	}
 	return string(b)
 }
+
+// Repair maps x to the nearest valid value of v (rounded to a level or an
+// integer, clamped to the bounds), as the search repairs a given
+// candidate.
+func (v Var) Repair(x float64) float64 { return v.fromSearch(v.toSearch(x)) }

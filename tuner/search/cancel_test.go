@@ -1,4 +1,4 @@
-package tuner_test
+package search_test
 
 import (
 	"bytes"
@@ -6,25 +6,25 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/ecotune/ecotune/tuner"
-	"github.com/ecotune/ecotune/tuner/testproblems"
+	"github.com/ecotune/ecotune/tuner/search"
+	"github.com/ecotune/ecotune/tuner/search/testproblems"
 )
 
 // cancelling is a problem whose evaluations cancel a context at the
 // at-th evaluation.
 type cancelling struct {
-	tuner.Problem
+	search.Problem
 	n      *atomic.Int64
 	at     int64
 	cancel context.CancelFunc
 }
 
-func (p cancelling) NewEvaluator() (tuner.Evaluator, error) {
+func (p cancelling) NewEvaluator() (search.Evaluator, error) {
 	ev, err := p.Problem.NewEvaluator()
 	if err != nil {
 		return nil, err
 	}
-	return tuner.EvaluatorFunc(func(x, f []float64) (float64, error) {
+	return search.EvaluatorFunc(func(x, f []float64) (float64, error) {
 		if p.n.Add(1) == p.at {
 			p.cancel()
 		}
@@ -39,7 +39,7 @@ func (p cancelling) NewEvaluator() (tuner.Evaluator, error) {
 func TestCancelInsideGeneration(t *testing.T) {
 	s := resumeSettings()
 	s.Generations = 6
-	whole, err := tuner.Minimize(context.Background(), testproblems.ZDT1(), s)
+	whole, err := minimize(context.Background(), testproblems.ZDT1(), s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,14 +56,14 @@ func TestCancelInsideGeneration(t *testing.T) {
 			dir := t.TempDir()
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			ckw := &tuner.CheckpointWriter{Dir: dir}
+			ckw := &search.CheckpointWriter{Dir: dir}
 			s := resumeSettings()
 			s.Generations = 6
 			s.Workers = 2
 			var lastEntries int
-			s.Recorders = []tuner.Recorder{ckw}
+			s.Recorders = []search.Recorder{ckw}
 			p := cancelling{Problem: testproblems.ZDT1(), n: new(atomic.Int64), at: tc.at, cancel: cancel}
-			res, err := tuner.Minimize(ctx, p, s)
+			res, err := minimize(ctx, p, s)
 			ckw.Close()
 			if err != nil {
 				t.Fatal(err)
@@ -71,7 +71,7 @@ func TestCancelInsideGeneration(t *testing.T) {
 			if !res.Interrupted || res.Generations != tc.wantGen {
 				t.Fatalf("interrupted %v after generation %d, want generation %d", res.Interrupted, res.Generations, tc.wantGen)
 			}
-			ck, err := tuner.ReadCheckpoint(dir)
+			ck, err := search.ReadCheckpoint(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,7 +82,7 @@ func TestCancelInsideGeneration(t *testing.T) {
 			}
 			s.Recorders = nil
 			s.Resume = ck
-			again, err := tuner.Minimize(context.Background(), testproblems.ZDT1(), s)
+			again, err := minimize(context.Background(), testproblems.ZDT1(), s)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,28 +4,28 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // Problem is a test problem: box-bounded real variables, minimised
 // objectives, and a sampler of its true Pareto front.
 type Problem struct {
 	Name  string
-	vars  []tuner.Var
-	objs  []tuner.Objective
+	vars  []search.Var
+	objs  []search.Objective
 	eval  func(x, f []float64)
 	front func(n int) [][]float64
 }
 
-// Vars implements tuner.Problem.
-func (p *Problem) Vars() []tuner.Var { return p.vars }
+// Vars implements search.Problem.
+func (p *Problem) Vars() []search.Var { return p.vars }
 
-// Objectives implements tuner.Problem.
-func (p *Problem) Objectives() []tuner.Objective { return p.objs }
+// Objectives implements search.Problem.
+func (p *Problem) Objectives() []search.Objective { return p.objs }
 
-// NewEvaluator implements tuner.Problem; the functions are stateless.
-func (p *Problem) NewEvaluator() (tuner.Evaluator, error) {
-	return tuner.EvaluatorFunc(func(x, f []float64) (float64, error) {
+// NewEvaluator implements search.Problem; the functions are stateless.
+func (p *Problem) NewEvaluator() (search.Evaluator, error) {
+	return search.EvaluatorFunc(func(x, f []float64) (float64, error) {
 		p.eval(x, f)
 		return 0, nil
 	}), nil
@@ -38,18 +38,18 @@ func (p *Problem) Evaluate(x, f []float64) { p.eval(x, f) }
 // spread in the front's parameters.
 func (p *Problem) TrueFront(n int) [][]float64 { return p.front(n) }
 
-func unitVars(n int) []tuner.Var {
-	vs := make([]tuner.Var, n)
+func unitVars(n int) []search.Var {
+	vs := make([]search.Var, n)
 	for i := range vs {
-		vs[i] = tuner.Var{Name: fmt.Sprintf("x%d", i+1), Min: 0, Max: 1}
+		vs[i] = search.Var{Name: fmt.Sprintf("x%d", i+1), Min: 0, Max: 1}
 	}
 	return vs
 }
 
-func minimised(names ...string) []tuner.Objective {
-	os := make([]tuner.Objective, len(names))
+func minimised(names ...string) []search.Objective {
+	os := make([]search.Objective, len(names))
 	for i, n := range names {
-		os[i] = tuner.Objective{Name: n}
+		os[i] = search.Objective{Name: n}
 	}
 	return os
 }

@@ -1,4 +1,4 @@
-package tuner_test
+package search_test
 
 import (
 	"context"
@@ -7,8 +7,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ecotune/ecotune/tuner"
-	"github.com/ecotune/ecotune/tuner/testproblems"
+	"github.com/ecotune/ecotune/tuner/search"
+	"github.com/ecotune/ecotune/tuner/search/testproblems"
 )
 
 // memExchange is an Exchange in memory for islands run as goroutines;
@@ -16,13 +16,13 @@ import (
 type memExchange struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
-	pops    map[[2]int][]tuner.Member
+	pops    map[[2]int][]search.Member
 	missing map[int]bool
 	calls   int
 }
 
 func newMemExchange(missing ...int) *memExchange {
-	x := &memExchange{pops: map[[2]int][]tuner.Member{}, missing: map[int]bool{}}
+	x := &memExchange{pops: map[[2]int][]search.Member{}, missing: map[int]bool{}}
 	x.cond = sync.NewCond(&x.mu)
 	for _, i := range missing {
 		x.missing[i] = true
@@ -30,13 +30,13 @@ func newMemExchange(missing ...int) *memExchange {
 	return x
 }
 
-func (x *memExchange) Migrate(_ context.Context, gen, island int, pop []tuner.Member, want []int) (map[int][]tuner.Member, error) {
+func (x *memExchange) Migrate(_ context.Context, gen, island int, pop []search.Member, want []int) (map[int][]search.Member, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.calls++
 	x.pops[[2]int{gen, island}] = pop
 	x.cond.Broadcast()
-	got := map[int][]tuner.Member{}
+	got := map[int][]search.Member{}
 	for _, j := range want {
 		if x.missing[j] {
 			continue
@@ -51,9 +51,9 @@ func (x *memExchange) Migrate(_ context.Context, gen, island int, pop []tuner.Me
 
 // runApart runs every island not in missing as a goroutine and returns
 // their last checkpoints with every evaluation (nil for the missing).
-func runApart(t *testing.T, p tuner.Problem, s tuner.Settings, x *memExchange) []*tuner.Checkpoint {
+func runApart(t *testing.T, p search.Problem, s flat, x *memExchange) []*search.Checkpoint {
 	t.Helper()
-	cks := make([]*tuner.Checkpoint, s.Islands)
+	cks := make([]*search.Checkpoint, s.Islands)
 	errs := make([]error, s.Islands)
 	var wg sync.WaitGroup
 	for i := range s.Islands {
@@ -64,15 +64,15 @@ func runApart(t *testing.T, p tuner.Problem, s tuner.Settings, x *memExchange) [
 		go func() {
 			defer wg.Done()
 			si := s
-			var cache []tuner.Member
-			si.Recorders = []tuner.Recorder{tuner.RecorderFunc(func(st *tuner.Status) error {
+			var cache []search.Member
+			si.Recorders = []search.Recorder{search.RecorderFunc(func(st *search.Status) error {
 				cache = append(cache, st.Fresh...)
 				ck := *st.Checkpoint
 				ck.Cache = cache
 				cks[i] = &ck
 				return nil
 			})}
-			_, errs[i] = tuner.MinimizeIsland(context.Background(), p, si, i, x)
+			_, errs[i] = minimizeIsland(context.Background(), p, si, i, x)
 		}()
 	}
 	wg.Wait()
@@ -91,24 +91,24 @@ func runApart(t *testing.T, p tuner.Problem, s tuner.Settings, x *memExchange) [
 func TestMinimizeIslandEqualsMinimize(t *testing.T) {
 	cases := []struct {
 		name string
-		s    tuner.Settings
+		s    flat
 	}{
-		{"4 islands", tuner.Settings{Population: 12, Generations: 9, Islands: 4, MigrationEvery: 2, Migrants: 3, Seed: 7, Workers: 2}},
-		{"3 islands, migrate every generation", tuner.Settings{Population: 8, Generations: 5, Islands: 3, MigrationEvery: 1, Migrants: 8, Seed: 2, Workers: 1}},
-		{"fixed island", tuner.Settings{Population: 10, Generations: 8, Islands: 2, MigrationEvery: 3, Migrants: 4, Seed: 5, Workers: 2,
+		{"4 islands", flat{Population: 12, Generations: 9, Islands: 4, MigrationEvery: 2, Migrants: 3, Seed: 7, Workers: 2}},
+		{"3 islands, migrate every generation", flat{Population: 8, Generations: 5, Islands: 3, MigrationEvery: 1, Migrants: 8, Seed: 2, Workers: 1}},
+		{"fixed island", flat{Population: 10, Generations: 8, Islands: 2, MigrationEvery: 3, Migrants: 4, Seed: 5, Workers: 2,
 			Fixed: []map[int]float64{{0: 0.3, 1: 0}}}},
-		{"one island", tuner.Settings{Population: 8, Generations: 4, Islands: 1, Seed: 1, Workers: 1}},
+		{"one island", flat{Population: 8, Generations: 4, Islands: 1, Seed: 1, Workers: 1}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := testproblems.ZDT1()
-			want, err := tuner.Minimize(context.Background(), p, c.s)
+			want, err := minimize(context.Background(), p, c.s)
 			if err != nil {
 				t.Fatal(err)
 			}
 			x := newMemExchange()
 			cks := runApart(t, p, c.s, x)
-			got, err := tuner.MergeResults(p, cks)
+			got, err := search.MergeResults(p, cks)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,7 +130,7 @@ func TestMinimizeIslandEqualsMinimize(t *testing.T) {
 // evaluations are absent) but is a result.
 func TestMinimizeIslandMissing(t *testing.T) {
 	p := testproblems.ZDT1()
-	s := tuner.Settings{Population: 8, Generations: 6, Islands: 4, MigrationEvery: 2, Migrants: 2, Seed: 3, Workers: 1}
+	s := flat{Population: 8, Generations: 6, Islands: 4, MigrationEvery: 2, Migrants: 2, Seed: 3, Workers: 1}
 	cks := runApart(t, p, s, newMemExchange(2))
 	if cks[2] != nil {
 		t.Fatal("the missing island ran")
@@ -140,11 +140,11 @@ func TestMinimizeIslandMissing(t *testing.T) {
 			t.Errorf("island %d stopped at generation %d", i, ck.Generation)
 		}
 	}
-	got, err := tuner.MergeResults(p, cks)
+	got, err := search.MergeResults(p, cks)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := tuner.Minimize(context.Background(), p, s)
+	want, err := minimize(context.Background(), p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,15 +157,15 @@ func TestMinimizeIslandMissing(t *testing.T) {
 func TestMinimizeIslandRefuses(t *testing.T) {
 	p := testproblems.ZDT1()
 	for _, c := range []struct {
-		s      tuner.Settings
+		s      flat
 		island int
 		want   string
 	}{
-		{tuner.Settings{Population: 8, Islands: 2, Evaluations: 100}, 0, "evaluation budget"},
-		{tuner.Settings{Population: 8, Islands: 2}, 2, "islands 0..1"},
-		{tuner.Settings{Population: 8, Islands: 2}, -1, "islands 0..1"},
+		{flat{Population: 8, Islands: 2, Evaluations: 100}, 0, "evaluation budget"},
+		{flat{Population: 8, Islands: 2}, 2, "islands 0..1"},
+		{flat{Population: 8, Islands: 2}, -1, "islands 0..1"},
 	} {
-		_, err := tuner.MinimizeIsland(context.Background(), p, c.s, c.island, newMemExchange())
+		_, err := minimizeIsland(context.Background(), p, c.s, c.island, newMemExchange())
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("island %d of %+v: error %v, want one naming %q", c.island, c.s, err, c.want)
 		}

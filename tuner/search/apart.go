@@ -1,13 +1,12 @@
-package tuner
+package search
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 
-	rundir "github.com/ecotune/ecotune/run"
+	"github.com/ecotune/ecotune/internal/fingerprint"
 )
 
 // Exchange carries migrants between islands that run apart (separate
@@ -33,9 +32,9 @@ type Exchange interface {
 // islands present. s.Evaluations (a budget over all islands) cannot be
 // kept apart and is refused; s.Resume continues the island's own
 // checkpoint. Cancelling ctx stops as Minimize does.
-func MinimizeIsland(ctx context.Context, p Problem, s Settings, island int, ex Exchange) (*Result, error) {
+func minimizeIsland(ctx context.Context, p Problem, s config, island int, ex Exchange) (*Result, error) {
 	vars := p.Vars()
-	if err := validateVars(vars); err != nil {
+	if err := ValidateVars(vars); err != nil {
 		return nil, err
 	}
 	if len(p.Objectives()) == 0 {
@@ -101,7 +100,7 @@ func MinimizeIsland(ctx context.Context, p Problem, s Settings, island int, ex E
 }
 
 // searchSettings are s with the defaults a search on p fills in.
-func searchSettings(p Problem, s Settings) Settings {
+func searchSettings(p Problem, s config) config {
 	s = s.withDefaults()
 	s.Variation = s.Variation.withDefaults(p.Vars())
 	return s
@@ -109,9 +108,9 @@ func searchSettings(p Problem, s Settings) Settings {
 
 // islandFields is the fingerprint of island's checkpoint: the search's
 // and the island's number.
-func islandFields(p Problem, s Settings, island int) rundir.Fingerprint {
-	f := fingerprint(p, s)
-	f["island"] = rundir.FingerprintValue(island)
+func islandFields(p Problem, s config, island int) fingerprint.Fingerprint {
+	f := fingerprintOf(p, s)
+	f["island"] = fingerprint.Value(island)
 	return f
 }
 
@@ -119,11 +118,11 @@ func islandFields(p Problem, s Settings, island int) rundir.Fingerprint {
 func (r *run) startIsland(island int) ([]*member, error) {
 	s := r.settings
 	if ck := s.Resume; ck != nil {
-		if err := rundir.Check(ck.source(), ck.Fields, r.fields); err != nil {
+		if err := fingerprint.Check(ck.Source(), ck.Fields, r.fields); err != nil {
 			return nil, fmt.Errorf("tuner: %w", err)
 		}
 		if ck.Fingerprint != r.fingerprint {
-			return nil, fmt.Errorf("tuner: %s: fingerprint %s, now %s", ck.source(), ck.Fingerprint, r.fingerprint)
+			return nil, fmt.Errorf("tuner: %s: fingerprint %s, now %s", ck.Source(), ck.Fingerprint, r.fingerprint)
 		}
 		r.pool.restore(ck.Cache)
 		if len(ck.Islands) == 1 {
@@ -235,18 +234,4 @@ func MergeResults(p Problem, cks []*Checkpoint) (*Result, error) {
 	res.Archive = r.export(r.archive())
 	res.Evaluations = pl.evaluations()
 	return res, nil
-}
-
-// frontHypervolume is the train hypervolume of a status's front in norm's
-// box (0 for an empty front).
-func frontHypervolume(norm Normalizer, front []Member) float64 {
-	pts := make([][]float64, len(front))
-	for i, m := range front {
-		pts[i] = m.F
-	}
-	hv := norm.Hypervolume(pts)
-	if math.IsNaN(hv) {
-		return 0
-	}
-	return hv
 }

@@ -1,12 +1,12 @@
-package tuner_test
+package search_test
 
 import (
 	"context"
 	"math"
 	"testing"
 
-	"github.com/ecotune/ecotune/tuner"
-	"github.com/ecotune/ecotune/tuner/testproblems"
+	"github.com/ecotune/ecotune/tuner/search"
+	"github.com/ecotune/ecotune/tuner/search/testproblems"
 )
 
 // TestStandardProblems runs NSGA-II for 25,000 evaluations (population
@@ -46,15 +46,15 @@ func TestStandardProblems(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.problem.Name, func(t *testing.T) {
 			t.Parallel()
-			res, err := tuner.Minimize(context.Background(), tc.problem, tuner.Settings{Population: 100, Generations: 250, Seed: 1})
+			res, err := minimize(context.Background(), tc.problem, flat{Population: 100, Islands: 1, Generations: 250, Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if res.Evaluations > 25100 {
 				t.Errorf("%d evaluations, want at most 25,100 (101 populations of 100, less duplicates)", res.Evaluations)
 			}
-			hv := tuner.Hypervolume(objectives(res.Archive), tc.ref)
-			popHV := tuner.Hypervolume(objectives(res.Front()), tc.ref)
+			hv := search.Hypervolume(objectives(res.Archive), tc.ref)
+			popHV := search.Hypervolume(objectives(res.Front()), tc.ref)
 			t.Logf("%s: %d evaluations; archive of %d: HV %.5f of %.5f (%.2f %%); final population front of %d: %.2f %%",
 				tc.problem.Name, res.Evaluations, len(res.Archive), hv, tc.trueHV, 100*hv/tc.trueHV, len(res.Front()), 100*popHV/tc.trueHV)
 			if hv < tc.minFrac*tc.trueHV {
@@ -79,13 +79,13 @@ func TestZDT3TrueHypervolume(t *testing.T) {
 	if math.Abs(area-1.044426) > 1e-6 {
 		t.Errorf("ZDT3 true HV at ref (1, 1) = %.7f, the test uses 1.044426", area)
 	}
-	sampled := tuner.Hypervolume(testproblems.ZDT3().TrueFront(100001), []float64{1, 1})
+	sampled := search.Hypervolume(testproblems.ZDT3().TrueFront(100001), []float64{1, 1})
 	if sampled > area || area-sampled > 2e-5 {
 		t.Errorf("HV of 100,001 front samples %.7f, want just below %.7f", sampled, area)
 	}
 }
 
-func objectives(ms []tuner.Member) [][]float64 {
+func objectives(ms []search.Member) [][]float64 {
 	pts := make([][]float64, len(ms))
 	for i, m := range ms {
 		pts[i] = m.F

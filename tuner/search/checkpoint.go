@@ -1,4 +1,4 @@
-package tuner
+package search
 
 import (
 	"crypto/sha256"
@@ -15,7 +15,7 @@ import (
 	"path/filepath"
 
 	"github.com/ecotune/ecotune/internal/atomicfile"
-	rundir "github.com/ecotune/ecotune/run"
+	"github.com/ecotune/ecotune/internal/fingerprint"
 )
 
 // CheckpointVersion is the schema version of checkpoints this package
@@ -27,7 +27,10 @@ const CheckpointVersion = 2
 // evaluated candidate (the cache), appended generation by generation as
 // little-endian float64 records (values, objectives, violation), so a
 // checkpoint costs the new candidates only.
-const CheckpointCache = rundir.CheckpointCache
+const CheckpointCache = "checkpoint.cache"
+
+// CheckpointJSON is the checkpoint's file in its directory (run.CheckpointJSON).
+const CheckpointJSON = "checkpoint.json"
 
 // Checkpoint is what resuming a search needs: the islands after a
 // generation and every candidate evaluated so far. Islands alone are enough
@@ -38,13 +41,13 @@ type Checkpoint struct {
 	Version int `json:"version"`
 	// Fingerprint is Fields.Sum(); Fields name the problem and settings
 	// it belongs to (run.Fingerprint).
-	Fingerprint string             `json:"fingerprint"`
-	Fields      rundir.Fingerprint `json:"fields"`
-	Seed        int64              `json:"seed"`
-	Generation  int                `json:"generation"`
-	Evaluations int                `json:"evaluations"`
-	Vars        int                `json:"vars"`       // values per cache record
-	Objectives  int                `json:"objectives"` // objectives per cache record
+	Fingerprint string                  `json:"fingerprint"`
+	Fields      fingerprint.Fingerprint `json:"fields"`
+	Seed        int64                   `json:"seed"`
+	Generation  int                     `json:"generation"`
+	Evaluations int                     `json:"evaluations"`
+	Vars        int                     `json:"vars"`       // values per cache record
+	Objectives  int                     `json:"objectives"` // objectives per cache record
 	// Islands are the populations after Generation; none when the
 	// initial population was interrupted (the cache holds what was done).
 	Islands [][]Member `json:"islands"`
@@ -58,13 +61,16 @@ type Checkpoint struct {
 	path     string   // where it was read from
 }
 
-// source names where the checkpoint came from, for errors.
-func (ck *Checkpoint) source() string {
+// Source names where the checkpoint came from, for errors.
+func (ck *Checkpoint) Source() string {
 	if ck.path != "" {
 		return ck.path
 	}
 	return "the checkpoint"
 }
+
+// Path is the file the checkpoint was read from ("" when it was not).
+func (ck *Checkpoint) Path() string { return ck.path }
 
 // CheckpointWriter is a Recorder that saves a checkpoint in Dir after
 // every generation: it appends the generation's new candidates to
@@ -100,7 +106,10 @@ func (w *CheckpointWriter) Record(s *Status) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(w.Dir, CheckpointJSON), b)
+	if err := atomicfile.WriteFile(filepath.Join(w.Dir, CheckpointJSON), b, atomicfile.Options{}); err != nil {
+		return fmt.Errorf("tuner: writing %s: %w", filepath.Join(w.Dir, CheckpointJSON), err)
+	}
+	return nil
 }
 
 // open opens checkpoint.cache at the first record: a fresh run starts a

@@ -1,14 +1,14 @@
-package tuner
+package search
 
 import (
 	"context"
 	"sync"
 )
 
-// workers is the tuner's one worker pool: n goroutines, each with an index
+// Workers is the tuner's one worker pool: n goroutines, each with an index
 // its tasks use to reach per-worker state (a simulator, an evaluator).
 // The Scorer and the search's candidate pool both run on it.
-type workers struct {
+type Workers struct {
 	n     int
 	tasks chan task
 	wg    sync.WaitGroup
@@ -23,8 +23,9 @@ type task struct {
 	done *sync.WaitGroup
 }
 
-func newWorkers(n int) *workers {
-	ws := &workers{n: n, tasks: make(chan task)}
+// NewWorkers starts n workers.
+func NewWorkers(n int) *Workers {
+	ws := &Workers{n: n, tasks: make(chan task)}
 	for w := range n {
 		ws.wg.Add(1)
 		go func() {
@@ -38,11 +39,11 @@ func newWorkers(n int) *workers {
 	return ws
 }
 
-// run calls fn(w, i) for i = 0 … n−1 on the workers and waits for them.
+// Run calls fn(w, i) for i = 0 … n−1 on the workers and waits for them.
 // Once ctx is cancelled it hands out no more tasks: the tasks begun
 // finish, and run returns ctx's error with the number of tasks begun (a
 // prefix of 0 … n−1).
-func (ws *workers) run(ctx context.Context, n int, fn func(w, i int)) (int, error) {
+func (ws *Workers) Run(ctx context.Context, n int, fn func(w, i int)) (int, error) {
 	var wg sync.WaitGroup
 	begun := 0
 	var err error
@@ -66,8 +67,11 @@ func (ws *workers) run(ctx context.Context, n int, fn func(w, i int)) (int, erro
 	return begun, err
 }
 
-// close stops the workers.
-func (ws *workers) close() {
+// N is the number of workers.
+func (ws *Workers) N() int { return ws.n }
+
+// Close stops the workers.
+func (ws *Workers) Close() {
 	ws.once.Do(func() {
 		close(ws.tasks)
 		ws.wg.Wait()
