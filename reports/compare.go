@@ -18,7 +18,7 @@ import (
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
-	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/scoring"
 )
 
 // An Entry is one row of a comparison: a label and the policy it runs.
@@ -158,11 +158,11 @@ func runAll(tr *datasets.Trace, c sim.Cluster, entries []Entry, opt CompareOptio
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	sc := tuner.NewScorer(c, opt.Sim, max(1, min(workers, len(entries))))
+	sc := scoring.NewScorer(c, opt.Sim, max(1, min(workers, len(entries))))
 	defer sc.Close()
-	tasks := make([]tuner.ScoreTask, len(entries))
+	tasks := make([]scoring.ScoreTask, len(entries))
 	for i, e := range entries {
-		tasks[i] = tuner.ScoreTask{Trace: tr, Config: e.Config}
+		tasks[i] = scoring.ScoreTask{Trace: tr, Config: e.Config}
 	}
 	scores = make([]objectives.Scores, len(entries))
 	var once sync.Once

@@ -23,6 +23,7 @@ import (
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 )
 
@@ -525,7 +526,7 @@ func (s *Server) tuneOptions(req Request, dir string, command []string) (tuner.O
 	if err != nil {
 		return o, t, err
 	}
-	objs, err := tuner.ParseObjectives(defaultObjectives())
+	objs, err := scoring.ParseObjectives(defaultObjectives())
 	if err != nil {
 		return o, t, err
 	}
@@ -608,10 +609,10 @@ func (m *manager) simulate(ctx context.Context, jb *job) error {
 		return err
 	}
 	opt := sim.Options{Scheduler: req.Scheduler, Period: sim.DefaultPeriod, Seed: req.Seed}
-	scorer := tuner.NewScorer(cluster, opt, 1)
+	scorer := scoring.NewScorer(cluster, opt, 1)
 	defer scorer.Close()
 	var r sim.Result
-	err = scorer.Replay(ctx, []tuner.ScoreTask{{Trace: tr, Config: cfg}}, func(_ int, res *sim.Result) error {
+	err = scorer.Replay(ctx, []scoring.ScoreTask{{Trace: tr, Config: cfg}}, func(_ int, res *sim.Result) error {
 		r = *res
 		return nil
 	})

@@ -16,6 +16,7 @@ import (
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 )
 
@@ -126,7 +127,7 @@ func TestCompareBaselines(t *testing.T) {
 			b.WriteString(row)
 			o := m.References[tuner.Oracle].Test
 			a := m.References[tuner.AlwaysOn].Test
-			ohv := tuner.Normalizer(m.Normalizers["test"]).Hypervolume([][]float64{{o.QoSP90, float64(o.OffNodeSeconds), float64(o.Reconfigurations)}})
+			ohv := scoring.Normalizer(m.Normalizers["test"]).Hypervolume([][]float64{{o.QoSP90, float64(o.OffNodeSeconds), float64(o.Reconfigurations)}})
 			oracleRow = fmt.Sprintf("| %s | oracle (always-on test qos_p90 %.3g) | – | – | – | %.4f | – | – | %.3g | %d | %d |\n",
 				name, a.QoSP90, ohv, o.QoSP90, o.OffNodeSeconds, o.Reconfigurations)
 			t.Log(strings.TrimSpace(row))

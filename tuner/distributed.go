@@ -18,6 +18,7 @@ import (
 	"github.com/ecotune/ecotune/internal/atomicfile"
 	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 )
 
@@ -41,37 +42,37 @@ const DefaultIslandTimeout = 30 * time.Minute
 // Plan is a tuning run whose islands run apart (local processes, Slurm
 // array tasks): the problem and the settings, as plan.json records them.
 type Plan struct {
-	Version        int                `json:"version"`
-	Trace          string             `json:"trace"`
-	TraceFile      string             `json:"trace_file,omitempty"`
-	TraceFormat    string             `json:"trace_format,omitempty"`
-	TraceLenient   bool               `json:"trace_lenient,omitempty"`
-	TraceSHA256    string             `json:"trace_sha256"`
-	Command        []string           `json:"command"`
-	ToolVersion    string             `json:"tool_version"`
-	Policy         string             `json:"policy"`
-	Split          rundir.Split       `json:"split"`
-	Cluster        json.RawMessage    `json:"cluster"`
-	Sim            sim.Options        `json:"sim"`
-	Objectives     []Objective        `json:"objectives"`
-	Constraints    []Constraint       `json:"constraints,omitempty"`
-	Presets        []Preset           `json:"presets"`
-	MaxFront       int                `json:"max_front"`
-	ReactiveIsland bool               `json:"reactive_island,omitempty"`
-	NoScheduleRule bool               `json:"no_schedule_rule,omitempty"`
-	PickWindows    int                `json:"pick_windows,omitempty"`
-	PickLoads      []float64          `json:"pick_loads,omitempty"`
-	PickAggregate  string             `json:"pick_aggregate,omitempty"`
-	Robust         *Robust            `json:"robust,omitempty"` // nil: plain
-	Population     int                `json:"population"`
-	Generations    int                `json:"generations"`
-	Islands        int                `json:"islands"`
-	MigrationEvery int                `json:"migration_every"`
-	Migrants       int                `json:"migrants"`
-	Seed           int64              `json:"seed"`
-	TimeoutSeconds float64            `json:"island_timeout_seconds"`
-	Fields         rundir.Fingerprint `json:"fields"`
-	Fingerprint    string             `json:"fingerprint"`
+	Version        int                  `json:"version"`
+	Trace          string               `json:"trace"`
+	TraceFile      string               `json:"trace_file,omitempty"`
+	TraceFormat    string               `json:"trace_format,omitempty"`
+	TraceLenient   bool                 `json:"trace_lenient,omitempty"`
+	TraceSHA256    string               `json:"trace_sha256"`
+	Command        []string             `json:"command"`
+	ToolVersion    string               `json:"tool_version"`
+	Policy         string               `json:"policy"`
+	Split          rundir.Split         `json:"split"`
+	Cluster        json.RawMessage      `json:"cluster"`
+	Sim            sim.Options          `json:"sim"`
+	Objectives     []Objective          `json:"objectives"`
+	Constraints    []scoring.Constraint `json:"constraints,omitempty"`
+	Presets        []Preset             `json:"presets"`
+	MaxFront       int                  `json:"max_front"`
+	ReactiveIsland bool                 `json:"reactive_island,omitempty"`
+	NoScheduleRule bool                 `json:"no_schedule_rule,omitempty"`
+	PickWindows    int                  `json:"pick_windows,omitempty"`
+	PickLoads      []float64            `json:"pick_loads,omitempty"`
+	PickAggregate  string               `json:"pick_aggregate,omitempty"`
+	Robust         *Robust              `json:"robust,omitempty"` // nil: plain
+	Population     int                  `json:"population"`
+	Generations    int                  `json:"generations"`
+	Islands        int                  `json:"islands"`
+	MigrationEvery int                  `json:"migration_every"`
+	Migrants       int                  `json:"migrants"`
+	Seed           int64                `json:"seed"`
+	TimeoutSeconds float64              `json:"island_timeout_seconds"`
+	Fields         rundir.Fingerprint   `json:"fields"`
+	Fingerprint    string               `json:"fingerprint"`
 }
 
 // NewPlan is the plan of o for islands that run apart, each waiting at
@@ -610,7 +611,7 @@ func (x *FileExchange) takeSkipped() []Skip {
 
 // frontHypervolume is the train hypervolume of a status's front in norm's
 // box (0 for an empty front).
-func frontHypervolume(norm Normalizer, front []search.Member) float64 {
+func frontHypervolume(norm scoring.Normalizer, front []search.Member) float64 {
 	pts := make([][]float64, len(front))
 	for i, m := range front {
 		pts[i] = m.F

@@ -10,6 +10,7 @@ import (
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
+	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 )
 
@@ -136,7 +137,7 @@ func pickLoads(o Options) []float64 {
 // scorePickWindows replays the front's members and always-on on the K
 // train windows and the thinned train splits (nil, nil when o has none)
 // with the run's scorer.
-func scorePickWindows(ctx context.Context, sc *Scorer, o Options, train *datasets.Trace, front *Front) (*pickWindows, error) {
+func scorePickWindows(ctx context.Context, sc *scoring.Scorer, o Options, train *datasets.Trace, front *Front) (*pickWindows, error) {
 	k, loads := pickWindowCount(o, len(train.Jobs)), pickLoads(o)
 	if k+len(loads) == 0 || front == nil || len(front.Solutions) == 0 || !hasRelativePreset(o.Presets) {
 		return nil, nil

@@ -10,6 +10,7 @@ import (
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 )
 
@@ -39,7 +40,7 @@ type PolicyProblem struct {
 	Cluster     sim.Cluster
 	Options     sim.Options
 	Objs        []Objective
-	Constraints []Constraint
+	Constraints []scoring.Constraint
 	// bounds are the constraints' absolute bounds on Trace.
 	bounds []float64
 	vars   []search.Var
@@ -49,7 +50,7 @@ type PolicyProblem struct {
 
 // NewPolicyProblem prepares the tuning of spec on tr. alwaysOn are
 // always-on's scores on tr, which relative constraints refer to.
-func NewPolicyProblem(spec policy.Spec, tr *datasets.Trace, c sim.Cluster, opt sim.Options, objs []Objective, cons []Constraint, alwaysOn objectives.Scores) (*PolicyProblem, error) {
+func NewPolicyProblem(spec policy.Spec, tr *datasets.Trace, c sim.Cluster, opt sim.Options, objs []Objective, cons []scoring.Constraint, alwaysOn objectives.Scores) (*PolicyProblem, error) {
 	p := &PolicyProblem{Spec: spec, Trace: tr, Cluster: c, Options: opt, Objs: objs, Constraints: cons}
 	for _, o := range objs {
 		if _, err := alwaysOn.Get(o.Name); err != nil {
@@ -299,8 +300,8 @@ func (p *PolicyProblem) NewEvaluator() (search.Evaluator, error) {
 	if p.robust != nil {
 		return p.newRobustEvaluator()
 	}
-	rep := newReplayer(p.Cluster, p.Options)
-	if _, err := rep.simulator(p.Trace); err != nil {
+	rep := scoring.NewReplayer(p.Cluster, p.Options)
+	if _, err := rep.Simulator(p.Trace); err != nil {
 		return nil, err // a bad cluster or trace fails here, not at the first evaluation
 	}
 	e := &policyEvaluator{p: p, rep: rep}
@@ -314,7 +315,7 @@ func (p *PolicyProblem) NewEvaluator() (search.Evaluator, error) {
 // replayer reuses its simulator, result and score buffers.
 type policyEvaluator struct {
 	p   *PolicyProblem
-	rep *replayer
+	rep *scoring.Replayer
 	cfg policy.Config // the last candidate decoded
 	pol policy.Policy // the last candidate's policy, renewed for the next
 	sc  objectives.Scores
@@ -348,7 +349,7 @@ func scoreAt(sc *objectives.Scores, name string) (float64, error) {
 func (e *policyEvaluator) Evaluate(x, f []float64) (float64, error) {
 	e.p.configInto(x, &e.cfg)
 	var err error
-	if e.sc, err = e.rep.score(e.p.Trace, e.mk); err != nil {
+	if e.sc, err = e.rep.Score(e.p.Trace, e.mk); err != nil {
 		return 0, err
 	}
 	for k, o := range e.p.Objs {
@@ -367,7 +368,7 @@ func (p *PolicyProblem) violationAt(sc *objectives.Scores, bounds []float64) (fl
 		if err != nil {
 			return 0, err
 		}
-		cv += violation(c.Op, v, bounds[i])
+		cv += scoring.Violation(c.Op, v, bounds[i])
 	}
 	return cv, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 )
 
@@ -148,7 +149,7 @@ func TestPolicyProblemNodeParams(t *testing.T) {
 // kept has a larger hypervolume than the first 3 or every 7th member.
 func TestCapFrontByHypervolume(t *testing.T) {
 	objs := []Objective{{Name: "a"}, {Name: "b"}}
-	norm := NewNormalizer(objs, []float64{0, 1}, []float64{1, 0})
+	norm := scoring.NewNormalizer(objs, []float64{0, 1}, []float64{1, 0})
 	var ms []search.Member
 	for i := range 21 {
 		a := float64(i) / 20

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/tuner/scoring"
 )
 
 // A Preset is an administrator's preference: how one solution is chosen
@@ -14,10 +15,10 @@ import (
 // to the next); the knee preset takes the solution farthest below the
 // plane through the front's extremes.
 type Preset struct {
-	Name       string      `json:"name"`
-	Constraint *Constraint `json:"constraint,omitempty"`
-	Order      []Objective `json:"order,omitempty"`
-	Knee       bool        `json:"knee,omitempty"`
+	Name       string              `json:"name"`
+	Constraint *scoring.Constraint `json:"constraint,omitempty"`
+	Order      []Objective         `json:"order,omitempty"`
+	Knee       bool                `json:"knee,omitempty"`
 }
 
 // mostOffFewestReconfigs is the order of EECluster's bounded presets.
@@ -28,7 +29,7 @@ var mostOffFewestReconfigs = []Objective{
 
 // Rel10 is the relative preset's constraint: qos_p90 at most
 // max(1.1 × always-on's, always-on's + 0.1) on the same split.
-var Rel10 = Constraint{Name: objectives.QoSP90, Op: "<=", Bound: 0.1, Relative: true, Factor: 1.1}
+var Rel10 = scoring.Constraint{Name: objectives.QoSP90, Op: "<=", Bound: 0.1, Relative: true, Factor: 1.1}
 
 // DefaultPresets are EECluster's: qos0 (best QoS, then most off-seconds,
 // then fewest reconfigurations), qos0.1 and qos0.5 (most off-seconds with
@@ -39,7 +40,7 @@ var Rel10 = Constraint{Name: objectives.QoSP90, Op: "<=", Bound: 0.1, Relative: 
 // knee.
 func DefaultPresets() []Preset {
 	bounded := func(name string, b float64) Preset {
-		return Preset{Name: name, Constraint: &Constraint{Name: objectives.QoSP90, Op: "<=", Bound: b}, Order: mostOffFewestReconfigs}
+		return Preset{Name: name, Constraint: &scoring.Constraint{Name: objectives.QoSP90, Op: "<=", Bound: b}, Order: mostOffFewestReconfigs}
 	}
 	return []Preset{
 		{Name: "qos0", Order: append([]Objective{{Name: objectives.QoSP90, Maximize: objectives.Maximized(objectives.QoSP90)}}, mostOffFewestReconfigs...)},
@@ -61,7 +62,7 @@ func ParsePreset(s string) (Preset, error) {
 	if !ok || name == "" {
 		return Preset{}, fmt.Errorf("preset %q: want NAME=CONSTRAINT, e.g. qos0.1=qos_p90<=always_on+0.1", s)
 	}
-	c, err := ParseConstraint(expr)
+	c, err := scoring.ParseConstraint(expr)
 	if err != nil {
 		return Preset{}, fmt.Errorf("preset %q: %w", name, err)
 	}
@@ -105,7 +106,7 @@ func (p Preset) choose(sols []Solution, objs []Objective, alwaysOn objectives.Sc
 			if err != nil {
 				return ch, err
 			}
-			viol[i] = violation(c.Op, v, bound)
+			viol[i] = scoring.Violation(c.Op, v, bound)
 		}
 		if extra != nil {
 			w, err := extra(i)
@@ -170,7 +171,7 @@ func (p Preset) Assess(ch *PresetChoice, sols []Solution, alwaysOnTest *objectiv
 		if err != nil {
 			return err
 		}
-		ch.ResolvedTest, ok = &b, violation(c.Op, v, b) == 0
+		ch.ResolvedTest, ok = &b, scoring.Violation(c.Op, v, b) == 0
 	}
 	ch.FeasibleTest = &ok
 	return nil

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/tuner/scoring"
 )
 
 func sol(qos float64, off, reconf int64) Solution {
@@ -75,34 +76,34 @@ func TestKnee(t *testing.T) {
 func TestParseConstraint(t *testing.T) {
 	tests := []struct {
 		in   string
-		want Constraint
+		want scoring.Constraint
 		err  bool
 	}{
-		{in: "qos_p90<=0.1", want: Constraint{Name: "qos_p90", Op: "<=", Bound: 0.1}},
-		{in: " qos_p90 <= always_on + 0.1 ", want: Constraint{Name: "qos_p90", Op: "<=", Bound: 0.1, Relative: true}},
-		{in: "qos_p90<=always_on-0.5", want: Constraint{Name: "qos_p90", Op: "<=", Bound: -0.5, Relative: true}},
-		{in: "qos_p90<=always_on", want: Constraint{Name: "qos_p90", Op: "<=", Relative: true}},
-		{in: "off_node_seconds>=1e6", want: Constraint{Name: "off_node_seconds", Op: ">=", Bound: 1e6}},
+		{in: "qos_p90<=0.1", want: scoring.Constraint{Name: "qos_p90", Op: "<=", Bound: 0.1}},
+		{in: " qos_p90 <= always_on + 0.1 ", want: scoring.Constraint{Name: "qos_p90", Op: "<=", Bound: 0.1, Relative: true}},
+		{in: "qos_p90<=always_on-0.5", want: scoring.Constraint{Name: "qos_p90", Op: "<=", Bound: -0.5, Relative: true}},
+		{in: "qos_p90<=always_on", want: scoring.Constraint{Name: "qos_p90", Op: "<=", Relative: true}},
+		{in: "off_node_seconds>=1e6", want: scoring.Constraint{Name: "off_node_seconds", Op: ">=", Bound: 1e6}},
 		{in: "qos_p90=0.1", err: true},
 		{in: "nonsense<=1", err: true},
 		{in: "qos_p90<=abc", err: true},
 		{in: "qos_p90<=NaN", err: true},
 		{in: "qos_p90<=+Inf", err: true},
 		{in: "qos_p90<=max(1.1*always_on,always_on+0.1)", want: Rel10},
-		{in: "qos_p90 <= max( 1.5 * always_on , always_on - 2 )", want: Constraint{Name: "qos_p90", Op: "<=", Bound: -2, Relative: true, Factor: 1.5}},
-		{in: "off_node_seconds>=min(0.9*always_on,always_on+0)", want: Constraint{Name: "off_node_seconds", Op: ">=", Relative: true, Factor: 0.9}},
+		{in: "qos_p90 <= max( 1.5 * always_on , always_on - 2 )", want: scoring.Constraint{Name: "qos_p90", Op: "<=", Bound: -2, Relative: true, Factor: 1.5}},
+		{in: "off_node_seconds>=min(0.9*always_on,always_on+0)", want: scoring.Constraint{Name: "off_node_seconds", Op: ">=", Relative: true, Factor: 0.9}},
 		{in: "qos_p90<=min(1.1*always_on,always_on+0.1)", err: true}, // min with <=
 		{in: "qos_p90<=max(1.1*always_on)", err: true},
 		{in: "qos_p90<=max(0*always_on,always_on+0.1)", err: true},
 		{in: "qos_p90<=max(1.1*always_on,always_on+x)", err: true},
 	}
 	for _, tc := range tests {
-		got, err := ParseConstraint(tc.in)
+		got, err := scoring.ParseConstraint(tc.in)
 		if (err != nil) != tc.err || (!tc.err && got != tc.want) {
 			t.Errorf("ParseConstraint(%q) = %+v, %v; want %+v, error %v", tc.in, got, err, tc.want, tc.err)
 		}
 		if err == nil { // String reads back
-			if back, err := ParseConstraint(got.String()); err != nil || back != got {
+			if back, err := scoring.ParseConstraint(got.String()); err != nil || back != got {
 				t.Errorf("ParseConstraint(%q) = %+v, %v; want %+v", got.String(), back, err, got)
 			}
 		}
@@ -159,7 +160,7 @@ func TestRel10(t *testing.T) {
 }
 
 func TestParseObjectives(t *testing.T) {
-	got, err := ParseObjectives("qos_p90, off_node_seconds,max:reconfigurations,min:energy_kwh")
+	got, err := scoring.ParseObjectives("qos_p90, off_node_seconds,max:reconfigurations,min:energy_kwh")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +174,7 @@ func TestParseObjectives(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "qos_p90,qos_p90", "watts"} {
-		if _, err := ParseObjectives(bad); err == nil {
+		if _, err := scoring.ParseObjectives(bad); err == nil {
 			t.Errorf("ParseObjectives(%q): no error", bad)
 		}
 	}
@@ -184,11 +185,11 @@ func FuzzParseConstraint(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		c, err := ParseConstraint(s)
+		c, err := scoring.ParseConstraint(s)
 		if err != nil {
 			return
 		}
-		back, err := ParseConstraint(c.String())
+		back, err := scoring.ParseConstraint(c.String())
 		if err != nil || back != c {
 			t.Fatalf("%q → %+v → %q → %+v, %v", s, c, c.String(), back, err)
 		}

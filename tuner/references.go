@@ -7,6 +7,7 @@ import (
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/scoring"
 )
 
 // Names of the reference policies that bound the hypervolume box.
@@ -21,7 +22,7 @@ const (
 // scoreConfigs replays every config on tr with a Scorer of workers
 // goroutines and returns the scores in config order.
 func scoreConfigs(tr *datasets.Trace, c sim.Cluster, opt sim.Options, configs []policy.Config, workers int) ([]objectives.Scores, error) {
-	sc := NewScorer(c, opt, max(1, min(workers, len(configs))))
+	sc := scoring.NewScorer(c, opt, max(1, min(workers, len(configs))))
 	defer sc.Close()
 	return sc.ScoreConfigs(context.Background(), tr, configs)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	rundir "github.com/ecotune/ecotune/run"
+	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 )
 
@@ -445,7 +446,7 @@ func relativeQoS(q, a, train float64) float64 {
 
 // scoreOn scores every config on every replay through the Scorer and
 // aggregates: one Scores a config.
-func (rb *robustEval) scoreOn(ctx context.Context, sc *Scorer, configs []policy.Config) ([]objectives.Scores, [][]objectives.Scores, error) {
+func (rb *robustEval) scoreOn(ctx context.Context, sc *scoring.Scorer, configs []policy.Config) ([]objectives.Scores, [][]objectives.Scores, error) {
 	per, err := sc.ScoreOn(ctx, rb.traces(), configs)
 	if err != nil {
 		return nil, nil, err
@@ -462,7 +463,7 @@ func (rb *robustEval) scoreOn(ctx context.Context, sc *Scorer, configs []policy.
 // scores (so relative constraints and presets compare like with like).
 // The problem's parts (bounds, screening front) are added by attach once
 // the problem exists.
-func newRobustEval(ctx context.Context, o Options, sc *Scorer, train *datasets.Trace, refs map[string]Reference) (*robustEval, objectives.Scores, error) {
+func newRobustEval(ctx context.Context, o Options, sc *scoring.Scorer, train *datasets.Trace, refs map[string]Reference) (*robustEval, objectives.Scores, error) {
 	reps, err := robustReplays(train, o.Robust, o.Settings.Seed)
 	if err != nil {
 		return nil, objectives.Scores{}, err
@@ -500,7 +501,7 @@ func newRobustEval(ctx context.Context, o Options, sc *Scorer, train *datasets.T
 // screening front, made of the first population candidates of p's seeds
 // (as the search's initial population holds them: repaired, with fix
 // applied).
-func (rb *robustEval) attach(ctx context.Context, sc *Scorer, p *PolicyProblem, aoScreen objectives.Scores, population int, fix map[int]float64) error {
+func (rb *robustEval) attach(ctx context.Context, sc *scoring.Scorer, p *PolicyProblem, aoScreen objectives.Scores, population int, fix map[int]float64) error {
 	rb.screenBounds = rb.screenBounds[:0]
 	for _, c := range p.Constraints {
 		b, err := c.Resolve(aoScreen)
@@ -608,9 +609,9 @@ type robustEvaluator struct {
 // newRobustEvaluator makes the evaluator of one worker; a bad cluster or
 // trace fails here.
 func (p *PolicyProblem) newRobustEvaluator() (search.Evaluator, error) {
-	rep := newReplayer(p.Cluster, p.Options)
+	rep := scoring.NewReplayer(p.Cluster, p.Options)
 	for _, r := range p.robust.replays {
-		if _, err := rep.simulator(r.trace); err != nil {
+		if _, err := rep.Simulator(r.trace); err != nil {
 			return nil, err
 		}
 	}
@@ -673,7 +674,7 @@ func (e *robustEvaluator) Evaluate(x, f []float64) (float64, error) {
 // replay scores the current candidate on replay i into e.scs[i], with
 // its policy renewed (policies keep state between decisions).
 func (e *robustEvaluator) replay(i int) error {
-	sc, err := e.pe.rep.score(e.pe.p.robust.replays[i].trace, e.pe.mk)
+	sc, err := e.pe.rep.Score(e.pe.p.robust.replays[i].trace, e.pe.mk)
 	if err != nil {
 		return err
 	}
@@ -683,7 +684,7 @@ func (e *robustEvaluator) replay(i int) error {
 
 // trainScores scores configs on the train split: one plain replay each,
 // or in robust mode the aggregate of the replays.
-func trainScores(ctx context.Context, sc *Scorer, p *PolicyProblem, train *datasets.Trace, configs []policy.Config) ([]objectives.Scores, error) {
+func trainScores(ctx context.Context, sc *scoring.Scorer, p *PolicyProblem, train *datasets.Trace, configs []policy.Config) ([]objectives.Scores, error) {
 	if p.robust == nil {
 		return sc.ScoreConfigs(ctx, train, configs)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/ecotune/ecotune/policy"
 	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 )
 
@@ -402,7 +403,7 @@ func TestRelativeReferences(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := sim.Options{Scheduler: sim.EASY}
-	sc := NewScorer(c, opt, 2)
+	sc := scoring.NewScorer(c, opt, 2)
 	defer sc.Close()
 	refs, err := references(context.Background(), sc, train, test)
 	if err != nil {

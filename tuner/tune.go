@@ -17,6 +17,7 @@ import (
 	"github.com/ecotune/ecotune/policy"
 	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 )
 
@@ -34,9 +35,9 @@ type Options struct {
 	Split       rundir.Split
 	Cluster     *sim.Cluster // nil: sim.ClusterFromTrace
 	Sim         sim.Options
-	Objectives  []Objective  // default DefaultObjectives
-	Constraints []Constraint // on the train split
-	Presets     []Preset     // default DefaultPresets
+	Objectives  []Objective          // default DefaultObjectives
+	Constraints []scoring.Constraint // on the train split
+	Presets     []Preset             // default DefaultPresets
 	// PickWindows is the number of train windows a relative preset's bound
 	// is also checked on (0: DefaultPickWindows; 1 or negative: none).
 	PickWindows int
@@ -122,7 +123,7 @@ func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
 	defer ckw.Close()
 	s.Recorders = append(slices.Clip(s.Recorders), ckw)
 	if o.Monitor != nil {
-		prog := NewProgress(norm)
+		prog := scoring.NewProgress(norm)
 		s.Recorders = append(s.Recorders, search.RecorderFunc(func(st *search.Status) error {
 			st.Hypervolume = prog.Add(st.Front) // best so far: never falls
 			return o.Monitor.Record(st)
@@ -191,10 +192,10 @@ func fixEverywhere(fixed []map[int]float64, fix map[int]float64, islands int) []
 // fingerprint). Tune, an island that runs apart and a merge share it.
 type setup struct {
 	train, test *datasets.Trace
-	scorer      *Scorer
+	scorer      *scoring.Scorer
 	refs        map[string]Reference
 	prob        *PolicyProblem
-	norm        Normalizer
+	norm        scoring.Normalizer
 	s           search.Settings
 	m           search.NSGA2
 }
@@ -215,7 +216,7 @@ func newSetup(ctx context.Context, o Options, prepare func() error) (*setup, err
 			return nil, err
 		}
 	}
-	scorer := NewScorer(*o.Cluster, o.Sim, o.Settings.Workers)
+	scorer := scoring.NewScorer(*o.Cluster, o.Sim, o.Settings.Workers)
 	su := &setup{train: train, test: test, scorer: scorer}
 	fail := func(err error) (*setup, error) {
 		scorer.Close()
@@ -254,7 +255,7 @@ func newSetup(ctx context.Context, o Options, prepare func() error) (*setup, err
 		}
 	}
 	s.Fingerprint = o.fingerprint()
-	s.Pool = scorer.pool
+	s.Pool = scorer.Pool()
 	su.s, su.m = s, m
 	return su, nil
 }
@@ -332,7 +333,7 @@ func (o Options) fingerprint() rundir.Fingerprint {
 
 // references scores always-on and the oracle (the hypervolume box) on
 // both splits.
-func references(ctx context.Context, sc *Scorer, train, test *datasets.Trace) (map[string]Reference, error) {
+func references(ctx context.Context, sc *scoring.Scorer, train, test *datasets.Trace) (map[string]Reference, error) {
 	names := []string{AlwaysOn, boundName()}
 	configs := make([]policy.Config, len(names))
 	for i, n := range names {
@@ -366,7 +367,7 @@ func references(ctx context.Context, sc *Scorer, train, test *datasets.Trace) (m
 // buildFront turns the search's archive into the front: capped (by
 // hypervolume contribution on the train split), decoded,
 // scored in full on train and test, sorted by objectives, presets chosen.
-func buildFront(ctx context.Context, sc *Scorer, prob *PolicyProblem, res *search.Result, o Options, norm Normalizer, train, test *datasets.Trace) (*Front, error) {
+func buildFront(ctx context.Context, sc *scoring.Scorer, prob *PolicyProblem, res *search.Result, o Options, norm scoring.Normalizer, train, test *datasets.Trace) (*Front, error) {
 	arch := capFront(res.Archive, norm, o.MaxFront)
 	configs := make([]policy.Config, len(arch))
 	for i, m := range arch {
@@ -403,7 +404,7 @@ func buildFront(ctx context.Context, sc *Scorer, prob *PolicyProblem, res *searc
 // shrink as the selection grows, so stale ones are upper bounds). Members
 // that add nothing (beyond the reference point) fill the remaining places
 // in their original order. The kept members stay in their original order.
-func capFront(ms []search.Member, norm Normalizer, n int) []search.Member {
+func capFront(ms []search.Member, norm scoring.Normalizer, n int) []search.Member {
 	if len(ms) <= n {
 		return ms
 	}
@@ -411,7 +412,7 @@ func capFront(ms []search.Member, norm Normalizer, n int) []search.Member {
 	for i, m := range ms {
 		pts[i] = norm.Normalize(m.F)
 	}
-	ref := norm.nadir()
+	ref := norm.Nadir()
 	gain := make([]float64, len(ms))
 	for i, p := range pts {
 		gain[i] = search.Hypervolume([][]float64{p}, ref)
@@ -514,7 +515,7 @@ func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *search.R
 			return nil, err
 		}
 		fb, _ := objectiveVector(*b, o.Objectives)
-		norm := NewNormalizer(o.Objectives, fa, fb)
+		norm := scoring.NewNormalizer(o.Objectives, fa, fb)
 		var pts [][]float64
 		for _, s := range front.Solutions {
 			sc := s.On(split)
@@ -578,14 +579,14 @@ func jobsDigest(jobs []datasets.Job) string {
 }
 
 // trainNormalizer is the hypervolume box of the train split.
-func trainNormalizer(refs map[string]Reference, objs []Objective) (Normalizer, error) {
+func trainNormalizer(refs map[string]Reference, objs []Objective) (scoring.Normalizer, error) {
 	a, err := objectiveVector(refs[AlwaysOn].Train, objs)
 	if err != nil {
-		return Normalizer{}, err
+		return scoring.Normalizer{}, err
 	}
 	b, err := objectiveVector(refs[boundName()].Train, objs)
 	if err != nil {
-		return Normalizer{}, err
+		return scoring.Normalizer{}, err
 	}
-	return NewNormalizer(objs, a, b), nil
+	return scoring.NewNormalizer(objs, a, b), nil
 }

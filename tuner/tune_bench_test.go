@@ -16,6 +16,7 @@ import (
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 )
 
@@ -154,11 +155,11 @@ func benchEvaluator(b *testing.B, prob *PolicyProblem, ev search.Evaluator) {
 func BenchmarkScorer(b *testing.B) {
 	prob := sdscProblem(b)
 	xs := randomCandidates(prob, 64, 2)
-	tasks := make([]ScoreTask, len(xs))
+	tasks := make([]scoring.ScoreTask, len(xs))
 	for i, x := range xs {
-		tasks[i] = ScoreTask{Trace: prob.Trace, Config: prob.Config(x)}
+		tasks[i] = scoring.ScoreTask{Trace: prob.Trace, Config: prob.Config(x)}
 	}
-	sc := NewScorer(prob.Cluster, prob.Options, 0)
+	sc := scoring.NewScorer(prob.Cluster, prob.Options, 0)
 	defer sc.Close()
 	benchReplay(b, sc, tasks)
 	b.ReportMetric(float64(b.N*len(tasks))/b.Elapsed().Seconds(), "evals/s")
@@ -166,7 +167,7 @@ func BenchmarkScorer(b *testing.B) {
 
 // benchReplay replays tasks on sc once to warm every buffer up, then b.N
 // times, reporting allocations.
-func benchReplay(b *testing.B, sc *Scorer, tasks []ScoreTask) {
+func benchReplay(b *testing.B, sc *scoring.Scorer, tasks []scoring.ScoreTask) {
 	keep := func(int, *sim.Result) error { return nil }
 	if err := sc.Replay(context.Background(), tasks, keep); err != nil {
 		b.Fatal(err)
@@ -200,11 +201,11 @@ func BenchmarkReplayTuned(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tasks := make([]ScoreTask, len(configs))
+	tasks := make([]scoring.ScoreTask, len(configs))
 	for i, c := range configs {
-		tasks[i] = ScoreTask{Trace: prob.Trace, Config: c}
+		tasks[i] = scoring.ScoreTask{Trace: prob.Trace, Config: c}
 	}
-	sc := NewScorer(prob.Cluster, prob.Options, 1)
+	sc := scoring.NewScorer(prob.Cluster, prob.Options, 1)
 	defer sc.Close()
 	benchReplay(b, sc, tasks)
 	b.ReportMetric(b.Elapsed().Seconds()*1000/float64(b.N*len(tasks)), "ms/eval")

@@ -15,6 +15,7 @@ import (
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
@@ -448,12 +449,12 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 	if err != nil {
 		return o, t, err
 	}
-	objs, err := tuner.ParseObjectives(c.String("objectives"))
+	objs, err := scoring.ParseObjectives(c.String("objectives"))
 	if err != nil {
 		return o, t, err
 	}
 	for _, s := range c.StringSlice("constraint") {
-		k, err := tuner.ParseConstraint(s)
+		k, err := scoring.ParseConstraint(s)
 		if err != nil {
 			return o, t, err
 		}

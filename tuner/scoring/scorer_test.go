@@ -1,4 +1,4 @@
-package tuner_test
+package scoring_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	ecoobj "github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
-	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/scoring"
 )
 
 // scorerInputs are two windows of the embedded trace, its cluster and a
@@ -29,7 +29,7 @@ func scorerInputs(t *testing.T) ([]*datasets.Trace, sim.Cluster, []policy.Config
 	}
 	w := []*datasets.Trace{{Meta: tr.Meta, Jobs: tr.Jobs[:1500]}, {Meta: tr.Meta, Jobs: tr.Jobs[1500:3000]}}
 	var configs []policy.Config
-	for _, name := range []string{tuner.AlwaysOn, "idle-timeout"} {
+	for _, name := range []string{"always-on", "idle-timeout"} {
 		spec, err := policy.Lookup(name)
 		if err != nil {
 			t.Fatal(err)
@@ -50,7 +50,7 @@ func TestScorerDeterministic(t *testing.T) {
 	var results [][][]ecoobj.Scores
 	for _, n := range []int{1, 3} {
 		prev := runtime.GOMAXPROCS(min(n, 2))
-		sc := tuner.NewScorer(c, opt, n)
+		sc := scoring.NewScorer(c, opt, n)
 		got, err := sc.ScoreOn(context.Background(), windows, configs)
 		sc.Close()
 		runtime.GOMAXPROCS(prev)
@@ -62,7 +62,7 @@ func TestScorerDeterministic(t *testing.T) {
 	if !reflect.DeepEqual(results[0], results[1]) {
 		t.Error("1 and 3 workers score differently")
 	}
-	sc := tuner.NewScorer(c, opt, 2)
+	sc := scoring.NewScorer(c, opt, 2)
 	defer sc.Close()
 	for k, w := range windows {
 		one, err := sc.ScoreConfigs(context.Background(), w, configs)
@@ -95,7 +95,7 @@ func TestScorerDeterministic(t *testing.T) {
 // context stops the scoring.
 func TestScorerErrors(t *testing.T) {
 	windows, c, configs := scorerInputs(t)
-	sc := tuner.NewScorer(c, sim.Options{}, 2)
+	sc := scoring.NewScorer(c, sim.Options{}, 2)
 	defer sc.Close()
 	bad := append(configs, policy.Config{Name: "no-such-policy"})
 	if _, err := sc.ScoreConfigs(context.Background(), windows[0], bad); err == nil {
@@ -122,8 +122,8 @@ func ExampleScorer() {
 		return
 	}
 	windows := []*datasets.Trace{{Meta: tr.Meta, Jobs: tr.Jobs[:1000]}, {Meta: tr.Meta, Jobs: tr.Jobs[1000:2000]}}
-	configs := []policy.Config{{Name: tuner.AlwaysOn}, {Name: "idle-timeout", Params: map[string]float64{"idle_timeout": 600}}}
-	sc := tuner.NewScorer(c, sim.Options{Scheduler: sim.EASY}, 0)
+	configs := []policy.Config{{Name: "always-on"}, {Name: "idle-timeout", Params: map[string]float64{"idle_timeout": 600}}}
+	sc := scoring.NewScorer(c, sim.Options{Scheduler: sim.EASY}, 0)
 	defer sc.Close()
 	scores, err := sc.ScoreOn(context.Background(), windows, configs)
 	if err != nil {

@@ -1,13 +1,13 @@
-package tuner
+package scoring
 
 import (
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/sim"
 )
 
-// replayParts runs tr on the replayer's partitioned cluster, each
+// replayParts runs tr on the Replayer's partitioned cluster, each
 // partition under a policy of its own that mk makes (sim.Partitioned).
-func (r *replayer) replayParts(tr *datasets.Trace, mk sim.PolicyMaker) (*sim.Result, error) {
+func (r *Replayer) replayParts(tr *datasets.Trace, mk sim.PolicyMaker) (*sim.Result, error) {
 	ps, err := r.partitioned(tr)
 	if err != nil {
 		return nil, err
@@ -18,9 +18,9 @@ func (r *replayer) replayParts(tr *datasets.Trace, mk sim.PolicyMaker) (*sim.Res
 	return &r.res, nil
 }
 
-// partitioned is the replayer's partitioned replay of tr, made at the
+// partitioned is the Replayer's partitioned replay of tr, made at the
 // first use.
-func (r *replayer) partitioned(tr *datasets.Trace) (*sim.Partitioned, error) {
+func (r *Replayer) partitioned(tr *datasets.Trace) (*sim.Partitioned, error) {
 	if ps, ok := r.parts[tr]; ok {
 		return ps, nil
 	}

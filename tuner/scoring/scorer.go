@@ -1,4 +1,4 @@
-package tuner
+package scoring
 
 import (
 	"context"
@@ -27,7 +27,7 @@ type Scorer struct {
 	cluster sim.Cluster
 	opt     sim.Options
 	pool    *search.Workers
-	reps    []*replayer
+	reps    []*Replayer
 }
 
 // ScoreTask is one replay: a config on a trace.
@@ -42,9 +42,9 @@ func NewScorer(c sim.Cluster, opt sim.Options, workers int) *Scorer {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	s := &Scorer{cluster: c, opt: opt, pool: search.NewWorkers(workers), reps: make([]*replayer, workers)}
+	s := &Scorer{cluster: c, opt: opt, pool: search.NewWorkers(workers), reps: make([]*Replayer, workers)}
 	for i := range s.reps {
-		s.reps[i] = newReplayer(c, opt)
+		s.reps[i] = NewReplayer(c, opt)
 	}
 	return s
 }
@@ -54,6 +54,10 @@ func (s *Scorer) Workers() int { return s.pool.N() }
 
 // Close stops the workers.
 func (s *Scorer) Close() { s.pool.Close() }
+
+// Pool is the Scorer's worker pool, which a search shares
+// (search.Settings.Pool).
+func (s *Scorer) Pool() *search.Workers { return s.pool }
 
 // Replay runs every task and hands each result to keep(i, result) on the
 // worker that ran it; result is reused afterwards, so keep copies what it
@@ -130,11 +134,11 @@ func (s *Scorer) ScoreOn(ctx context.Context, traces []*datasets.Trace, configs 
 	return out, nil
 }
 
-// replayer is one worker's scoring state: a simulator per trace, a
+// Replayer is one worker's scoring state: a simulator per trace, a
 // result and a score buffer reused across replays. The search's
 // evaluators (PolicyProblem) and the Scorer's workers both replay through
 // it.
-type replayer struct {
+type Replayer struct {
 	cluster sim.Cluster
 	opt     sim.Options
 	sims    map[*datasets.Trace]*sim.Simulator
@@ -147,15 +151,15 @@ type replayer struct {
 	pols  map[string]policy.Policy
 }
 
-func newReplayer(c sim.Cluster, opt sim.Options) *replayer {
-	return &replayer{cluster: c, opt: opt, sims: map[*datasets.Trace]*sim.Simulator{},
+func NewReplayer(c sim.Cluster, opt sim.Options) *Replayer {
+	return &Replayer{cluster: c, opt: opt, sims: map[*datasets.Trace]*sim.Simulator{},
 		specs: map[string]policy.Spec{}, pols: map[string]policy.Policy{}}
 }
 
 // policy makes the policy c describes, as policy.New does, renewing the
 // last policy of its kind (the previous replay is over), except with
 // partitions, where a replay makes one policy per partition.
-func (r *replayer) policy(c policy.Config) (policy.Policy, error) {
+func (r *Replayer) policy(c policy.Config) (policy.Policy, error) {
 	spec, ok := r.specs[c.Name]
 	if !ok {
 		var err error
@@ -177,9 +181,9 @@ func (r *replayer) policy(c policy.Config) (policy.Policy, error) {
 }
 
 // replay runs a policy mk makes on tr (one per partition when the
-// cluster has partitions); the result is the replayer's, reused by the
+// cluster has partitions); the result is the Replayer's, reused by the
 // next replay.
-func (r *replayer) replay(tr *datasets.Trace, mk sim.PolicyMaker) (*sim.Result, error) {
+func (r *Replayer) replay(tr *datasets.Trace, mk sim.PolicyMaker) (*sim.Result, error) {
 	if len(r.cluster.Partitions) > 0 {
 		return r.replayParts(tr, mk)
 	}
@@ -187,7 +191,7 @@ func (r *replayer) replay(tr *datasets.Trace, mk sim.PolicyMaker) (*sim.Result, 
 	if err != nil {
 		return nil, err
 	}
-	s, err := r.simulator(tr)
+	s, err := r.Simulator(tr)
 	if err != nil {
 		return nil, err
 	}
@@ -197,9 +201,9 @@ func (r *replayer) replay(tr *datasets.Trace, mk sim.PolicyMaker) (*sim.Result, 
 	return &r.res, nil
 }
 
-// simulator is the replayer's simulator of tr, made at the first use
+// Simulator is the Replayer's simulator of tr, made at the first use
 // (with a partitioned cluster, only checked: see partitioned).
-func (r *replayer) simulator(tr *datasets.Trace) (*sim.Simulator, error) {
+func (r *Replayer) Simulator(tr *datasets.Trace) (*sim.Simulator, error) {
 	if len(r.cluster.Partitions) > 0 {
 		_, err := r.partitioned(tr)
 		return nil, err
@@ -215,8 +219,8 @@ func (r *replayer) simulator(tr *datasets.Trace) (*sim.Simulator, error) {
 	return s, nil
 }
 
-// score replays a policy mk makes on tr and scores the run.
-func (r *replayer) score(tr *datasets.Trace, mk sim.PolicyMaker) (objectives.Scores, error) {
+// Score replays a policy mk makes on tr and scores the run.
+func (r *Replayer) Score(tr *datasets.Trace, mk sim.PolicyMaker) (objectives.Scores, error) {
 	res, err := r.replay(tr, mk)
 	if err != nil {
 		return objectives.Scores{}, err

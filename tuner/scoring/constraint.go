@@ -1,4 +1,4 @@
-package tuner
+package scoring
 
 import (
 	"fmt"
@@ -146,9 +146,9 @@ func (c Constraint) Resolve(alwaysOn objectives.Scores) (float64, error) {
 	return v + c.Bound, nil
 }
 
-// violation is how far value misses bound, relative to the bound's
+// Violation is how far value misses bound, relative to the bound's
 // magnitude (at least 1), 0 when it holds.
-func violation(op string, value, bound float64) float64 {
+func Violation(op string, value, bound float64) float64 {
 	miss := value - bound
 	if op == ">=" {
 		miss = bound - value

@@ -1,4 +1,4 @@
-package tuner
+package scoring
 
 import (
 	"math"
@@ -103,11 +103,11 @@ func (n Normalizer) Hypervolume(points [][]float64) float64 {
 	for i, p := range points {
 		norm[i] = n.Normalize(p)
 	}
-	return search.Hypervolume(norm, n.nadir())
+	return search.Hypervolume(norm, n.Nadir())
 }
 
-// nadir is the reference point in the box, (1, …, 1).
-func (n Normalizer) nadir() []float64 {
+// Nadir is the reference point in the box, (1, …, 1).
+func (n Normalizer) Nadir() []float64 {
 	ref := make([]float64, len(n.Objectives))
 	for k := range ref {
 		ref[k] = 1
@@ -138,7 +138,7 @@ func (p *Progress) Add(ms []search.Member) float64 {
 			continue
 		}
 		q := p.norm.Normalize(m.F)
-		if !below(q, p.norm.nadir()) || p.dominated(q) {
+		if !below(q, p.norm.Nadir()) || p.dominated(q) {
 			continue
 		}
 		kept := p.pts[:0]
@@ -151,7 +151,7 @@ func (p *Progress) Add(ms []search.Member) float64 {
 		changed = true
 	}
 	if changed {
-		p.hv = math.Max(p.hv, search.Hypervolume(p.pts, p.norm.nadir()))
+		p.hv = math.Max(p.hv, search.Hypervolume(p.pts, p.norm.Nadir()))
 	}
 	return p.hv
 }

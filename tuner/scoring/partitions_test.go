@@ -1,4 +1,4 @@
-package tuner_test
+package scoring_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	ecoobj "github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
-	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/scoring"
 )
 
 // TestScorerPartitions: on a cluster with partitions the Scorer's scores
@@ -50,7 +50,7 @@ func TestScorerPartitions(t *testing.T) {
 		want = append(want, ecoobj.Compute(r))
 	}
 	for _, workers := range []int{1, 2} {
-		sc := tuner.NewScorer(c, opt, workers)
+		sc := scoring.NewScorer(c, opt, workers)
 		got, err := sc.ScoreConfigs(context.Background(), tr, configs)
 		sc.Close()
 		if err != nil {
@@ -62,7 +62,7 @@ func TestScorerPartitions(t *testing.T) {
 	}
 	bad := &datasets.Trace{Meta: tr.Meta, Jobs: append([]datasets.Job(nil), tr.Jobs...)}
 	bad.Jobs[5].Queue = "nowhere"
-	sc := tuner.NewScorer(c, opt, 1)
+	sc := scoring.NewScorer(c, opt, 1)
 	defer sc.Close()
 	if _, err := sc.ScoreConfigs(context.Background(), bad, configs[:1]); err == nil || !strings.Contains(err.Error(), `queue "nowhere"`) {
 		t.Errorf("a job of no partition: error %v", err)
