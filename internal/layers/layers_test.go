@@ -40,10 +40,10 @@ var allowed = func() map[string][]string {
 		// Test problems for the search methods (ZDT, DTLZ): the search
 		// alone.
 		"tuner/search/testproblems": {"tuner/search"},
-		"reports":            layer1to6,
-		"daemon":             {"slurm", "policy", "fuzzy", "datasets", "sim", "objectives", "run"},
-		"serve":              append(slices.Clone(layer1to6), "reports"),
-		"cmd/ecotune":        nil, // imports anything but cmd (checked apart)
+		"reports":                   layer1to6,
+		"daemon":                    {"slurm", "policy", "fuzzy", "datasets", "sim", "objectives", "run"},
+		"serve":                     append(slices.Clone(layer1to6), "reports"),
+		"cmd/ecotune":               nil, // imports anything but cmd (checked apart)
 		// Internal packages sit below every layer and import none, except
 		// test support for a real component, which has a row: a package
 		// may import it only if its own row allows what it imports.
