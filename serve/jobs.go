@@ -23,6 +23,7 @@ import (
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/pick"
 	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 )
@@ -531,7 +532,7 @@ func (s *Server) tuneOptions(req Request, dir string, command []string) (tuner.O
 		return o, t, err
 	}
 	for _, p := range req.Presets {
-		pr, err := tuner.ParsePreset(p)
+		pr, err := pick.ParsePreset(p)
 		if err != nil {
 			return o, t, err
 		}
@@ -555,7 +556,7 @@ func (s *Server) tuneOptions(req Request, dir string, command []string) (tuner.O
 
 func defaultObjectives() string {
 	s := ""
-	for i, o := range tuner.DefaultObjectives() {
+	for i, o := range scoring.DefaultObjectives() {
 		if i > 0 {
 			s += ","
 		}

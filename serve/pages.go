@@ -23,6 +23,8 @@ import (
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/pick"
+	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 )
 
@@ -114,7 +116,7 @@ func ParseRequest(kind string, v url.Values) (Request, error) {
 			if err != nil {
 				return req, fmt.Errorf("policy: %w", err)
 			}
-			if sp.Clairvoyant || p == tuner.AlwaysOn {
+			if sp.Clairvoyant || p == scoring.AlwaysOn {
 				return req, fmt.Errorf("policy: %s is a reference (always-on, the oracle), compared with every tuned policy already", p)
 			}
 			if seen[p] {
@@ -173,7 +175,7 @@ func ParseRequest(kind string, v url.Values) (Request, error) {
 		if line == "" {
 			continue
 		}
-		if _, err := tuner.ParsePreset(line); err != nil {
+		if _, err := pick.ParsePreset(line); err != nil {
 			return req, fmt.Errorf("presets: %w", err)
 		}
 		req.Presets = append(req.Presets, line)
@@ -251,7 +253,7 @@ func (s *Server) formData(r *http.Request, kind string) map[string]any {
 		}
 	}
 	var presets []string
-	for _, p := range tuner.DefaultPresets() {
+	for _, p := range pick.DefaultPresets() {
 		presets = append(presets, p.Name)
 	}
 	var models []string

@@ -16,6 +16,7 @@ import (
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/pick"
 	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 )
@@ -91,7 +92,7 @@ func TestCompareBaselines(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		preset, err := tuner.ParsePreset(tc.preset)
+		preset, err := pick.ParsePreset(tc.preset)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +107,7 @@ func TestCompareBaselines(t *testing.T) {
 				Policy:   pol,
 				Trace:    tr,
 				Sim:      sim.Options{Scheduler: sim.EASY},
-				Presets:  []tuner.Preset{preset},
+				Presets:  []pick.Preset{preset},
 				Settings: search.Settings{Generations: 200, Evaluations: budget, Seed: seed}, Method: search.NSGA2{Population: pop, Islands: 2, MigrationEvery: 5},
 				MaxFront:       maxFront,
 				ReactiveIsland: reactive,
@@ -125,8 +126,8 @@ func TestCompareBaselines(t *testing.T) {
 				name, pol, m.Evaluations, len(f.Solutions), m.Hypervolume["train"], m.Hypervolume["test"], feas, ch.Resolved,
 				pick.Train.QoSP90, pick.Test.QoSP90, pick.Test.OffNodeSeconds, pick.Test.Reconfigurations)
 			b.WriteString(row)
-			o := m.References[tuner.Oracle].Test
-			a := m.References[tuner.AlwaysOn].Test
+			o := m.References[scoring.Oracle].Test
+			a := m.References[scoring.AlwaysOn].Test
 			ohv := scoring.Normalizer(m.Normalizers["test"]).Hypervolume([][]float64{{o.QoSP90, float64(o.OffNodeSeconds), float64(o.Reconfigurations)}})
 			oracleRow = fmt.Sprintf("| %s | oracle (always-on test qos_p90 %.3g) | – | – | – | %.4f | – | – | %.3g | %d | %d |\n",
 				name, a.QoSP90, ohv, o.QoSP90, o.OffNodeSeconds, o.Reconfigurations)

@@ -18,6 +18,7 @@ import (
 	"github.com/ecotune/ecotune/internal/atomicfile"
 	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/pick"
 	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 )
@@ -56,14 +57,14 @@ type Plan struct {
 	Sim            sim.Options          `json:"sim"`
 	Objectives     []Objective          `json:"objectives"`
 	Constraints    []scoring.Constraint `json:"constraints,omitempty"`
-	Presets        []Preset             `json:"presets"`
+	Presets        []pick.Preset        `json:"presets"`
 	MaxFront       int                  `json:"max_front"`
 	ReactiveIsland bool                 `json:"reactive_island,omitempty"`
 	NoScheduleRule bool                 `json:"no_schedule_rule,omitempty"`
 	PickWindows    int                  `json:"pick_windows,omitempty"`
 	PickLoads      []float64            `json:"pick_loads,omitempty"`
 	PickAggregate  string               `json:"pick_aggregate,omitempty"`
-	Robust         *Robust              `json:"robust,omitempty"` // nil: plain
+	Robust         *scoring.Robust      `json:"robust,omitempty"` // nil: plain
 	Population     int                  `json:"population"`
 	Generations    int                  `json:"generations"`
 	Islands        int                  `json:"islands"`
@@ -392,7 +393,7 @@ func Merge(ctx context.Context, p *Plan, o Options, dir string) (*Outcome, error
 	if err != nil {
 		return nil, err
 	}
-	win, err := scorePickWindows(ctx, su.scorer, o, su.train, front)
+	win, err := pick.ScoreWindows(ctx, su.scorer, o.pickChecks(), su.train, front)
 	if err != nil {
 		return nil, err
 	}

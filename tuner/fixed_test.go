@@ -10,6 +10,7 @@ import (
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 )
 
@@ -84,13 +85,13 @@ func TestTuneReactiveIsland(t *testing.T) {
 
 // hgfsProblem is hgfs's spec and its tuning problem with no trace: enough
 // to encode and decode candidates.
-func hgfsProblem(t *testing.T) (policy.Spec, *tuner.PolicyProblem) {
+func hgfsProblem(t *testing.T) (policy.Spec, *scoring.PolicyProblem) {
 	t.Helper()
 	spec, err := policy.Lookup("hgfs")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := tuner.NewPolicyProblem(spec, nil, sim.Cluster{}, sim.Options{}, nil, nil, ecoobj.Scores{})
+	p, err := scoring.NewPolicyProblem(spec, nil, sim.Cluster{}, sim.Options{}, nil, nil, ecoobj.Scores{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/scoring"
 )
 
 // hgfs candidates and their canonical forms (drain off, rules off)
@@ -30,7 +31,7 @@ func TestPolicyProblemCanonical(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := NewPolicyProblem(spec, &part, c, sim.Options{Scheduler: sim.EASY}, DefaultObjectives(), nil, objectives.Scores{})
+	p, err := scoring.NewPolicyProblem(spec, &part, c, sim.Options{Scheduler: sim.EASY}, scoring.DefaultObjectives(), nil, objectives.Scores{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	rundir "github.com/ecotune/ecotune/run"
+	"github.com/ecotune/ecotune/tuner/pick"
 	"github.com/ecotune/ecotune/tuner/search"
 )
 
@@ -85,14 +86,14 @@ func reachedBudget(m *RunMeta, s search.Settings) bool {
 // the train windows and loads o asks for, with its window aggregate (a
 // run that did not record one checked the mean).
 func samePickChecks(m *RunMeta, o Options) bool {
-	k, loads, agg := pickWindowCount(o, m.TrainJobs), pickLoads(o), pickAggregate(o)
+	k, loads, agg := o.pickChecks().Resolved(m.TrainJobs)
 	for _, ch := range m.Presets {
 		if !ch.Relative || ch.Row < 0 {
 			continue
 		}
 		was := ch.WindowAggregate
 		if was == "" {
-			was = PickWindowMean
+			was = pick.PickWindowMean
 		}
 		if ch.Windows != k || !slices.Equal(ch.Loads, loads) || k > 0 && was != agg {
 			return false

@@ -20,6 +20,7 @@ import (
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 )
 
@@ -130,7 +131,7 @@ func TestTuneWindows(t *testing.T) {
 				t.Errorf("window %d preset %s: summary %+v, run.json %+v with test %v", k, ch.Name, p, ch, want)
 			}
 		}
-		for _, ref := range []string{tuner.AlwaysOn, tuner.Oracle} {
+		for _, ref := range []string{scoring.AlwaysOn, scoring.Oracle} {
 			sc := meta.References[ref].Test
 			if sc == nil || w.References[ref][obj.OffNodeSeconds] != float64(sc.OffNodeSeconds) || w.References[ref][obj.QoSP90] != sc.QoSP90 {
 				t.Errorf("window %d reference %s: summary %v, run.json %+v", k, ref, w.References[ref], sc)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 )
 
@@ -74,7 +75,7 @@ func TestTuneSeeds(t *testing.T) {
 				if p.Hindsight.FeasibleTest {
 					hindFeasible++
 				}
-				oracle := float64(ps.References[tuner.Oracle].Test.OffNodeSeconds)
+				oracle := float64(ps.References[scoring.Oracle].Test.OffNodeSeconds)
 				share = append(share, float64(p.Test.OffNodeSeconds)/oracle)
 				hind = append(hind, float64(p.Hindsight.Test.OffNodeSeconds)/oracle)
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/ecotune/ecotune/policy"
 	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/pick"
 	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 )
@@ -37,7 +38,7 @@ type Options struct {
 	Sim         sim.Options
 	Objectives  []Objective          // default DefaultObjectives
 	Constraints []scoring.Constraint // on the train split
-	Presets     []Preset             // default DefaultPresets
+	Presets     []pick.Preset        // default DefaultPresets
 	// PickWindows is the number of train windows a relative preset's bound
 	// is also checked on (0: DefaultPickWindows; 1 or negative: none).
 	PickWindows int
@@ -69,7 +70,7 @@ type Options struct {
 	// (windows, jittered replicas) aggregated; the zero value is one plain
 	// replay, the default (see DefaultRobust for the measurements). See
 	// Robust.
-	Robust Robust
+	Robust scoring.Robust
 	// Settings are the search's budget, seed, workers and recorders.
 	Settings search.Settings
 	// Method is NSGA-II's population and islands (zero fields:
@@ -155,7 +156,7 @@ func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	win, err := scorePickWindows(ctx, scorer, o, train, front)
+	win, err := pick.ScoreWindows(ctx, scorer, o.pickChecks(), train, front)
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return interrupted, nil
 	}
@@ -194,7 +195,7 @@ type setup struct {
 	train, test *datasets.Trace
 	scorer      *scoring.Scorer
 	refs        map[string]Reference
-	prob        *PolicyProblem
+	prob        *scoring.PolicyProblem
 	norm        scoring.Normalizer
 	s           search.Settings
 	m           search.NSGA2
@@ -222,17 +223,20 @@ func newSetup(ctx context.Context, o Options, prepare func() error) (*setup, err
 		scorer.Close()
 		return nil, err
 	}
-	if su.refs, err = references(ctx, scorer, train, test); err != nil {
+	if su.refs, err = scoring.References(ctx, scorer, train, test); err != nil {
 		return fail(err)
 	}
-	var rb *robustEval
-	var aoScreen objectives.Scores
-	if !o.Robust.IsZero() {
-		if rb, aoScreen, err = newRobustEval(ctx, o, scorer, train, su.refs); err != nil {
+	if o.Robust.IsZero() {
+		su.prob, err = scoring.NewPolicyProblem(spec, train, *o.Cluster, o.Sim, o.Objectives, o.Constraints, su.refs[scoring.AlwaysOn].Train)
+	} else {
+		var re *scoring.RobustEval
+		if re, err = scoring.NewRobustEval(ctx, o.Robust, o.Settings.Seed, scorer, train, su.refs); err != nil {
 			return fail(err)
 		}
+		su.prob, err = scoring.NewRobustPolicyProblem(ctx, re, scorer, o.Method.Population, o.NoScheduleRule,
+			spec, train, *o.Cluster, o.Sim, o.Objectives, o.Constraints, su.refs[scoring.AlwaysOn].Train)
 	}
-	if su.prob, err = NewPolicyProblem(spec, train, *o.Cluster, o.Sim, o.Objectives, o.Constraints, su.refs[AlwaysOn].Train); err != nil {
+	if err != nil {
 		return fail(err)
 	}
 	if su.norm, err = trainNormalizer(su.refs, o.Objectives); err != nil {
@@ -243,16 +247,8 @@ func newSetup(ctx context.Context, o Options, prepare func() error) (*setup, err
 	if fixed := su.prob.ReactiveFixed(); o.ReactiveIsland && fixed != nil && m.Islands > 1 {
 		m.Fixed = []map[int]float64{fixed} // island 0 searches the reactive core
 	}
-	off := su.prob.ScheduleRuleFixed()
-	if o.NoScheduleRule && off != nil {
+	if off := su.prob.ScheduleRuleFixed(); o.NoScheduleRule && off != nil {
 		m.Fixed = fixEverywhere(m.Fixed, off, m.Islands)
-	} else {
-		off = nil
-	}
-	if rb != nil {
-		if err := rb.attach(ctx, scorer, su.prob, aoScreen, m.Population, off); err != nil {
-			return fail(err)
-		}
 	}
 	s.Fingerprint = o.fingerprint()
 	s.Pool = scorer.Pool()
@@ -268,21 +264,21 @@ func (o Options) withDefaults() (Options, error) {
 		o.Split = rundir.Holdout(0.7)
 	}
 	if o.Objectives == nil {
-		o.Objectives = DefaultObjectives()
+		o.Objectives = scoring.DefaultObjectives()
 	}
 	if o.Presets == nil {
-		o.Presets = DefaultPresets()
+		o.Presets = pick.DefaultPresets()
 	}
 	o.Settings = o.Settings.WithDefaults()
 	o.Method = o.Method.WithDefaults()
 	var err error
-	if err := ValidPickLoads(o.PickLoads); err != nil {
+	if err := pick.ValidPickLoads(o.PickLoads); err != nil {
 		return o, err
 	}
-	if err := ValidPickAggregate(o.PickAggregate); err != nil {
+	if err := pick.ValidPickAggregate(o.PickAggregate); err != nil {
 		return o, err
 	}
-	if o.Robust, err = NormalizeRobust(o.Robust); err != nil {
+	if o.Robust, err = scoring.NormalizeRobust(o.Robust); err != nil {
 		return o, err
 	}
 	if o.MaxFront == 0 {
@@ -331,49 +327,16 @@ func (o Options) fingerprint() rundir.Fingerprint {
 	return f
 }
 
-// references scores always-on and the oracle (the hypervolume box) on
-// both splits.
-func references(ctx context.Context, sc *scoring.Scorer, train, test *datasets.Trace) (map[string]Reference, error) {
-	names := []string{AlwaysOn, boundName()}
-	configs := make([]policy.Config, len(names))
-	for i, n := range names {
-		spec, err := policy.Lookup(n)
-		if err != nil {
-			return nil, err
-		}
-		configs[i] = spec.Fill(policy.Config{Name: n})
-	}
-	tr, err := sc.ScoreConfigs(ctx, train, configs)
-	if err != nil {
-		return nil, fmt.Errorf("tuner: references on the train split: %w", err)
-	}
-	var te []objectives.Scores
-	if test != nil {
-		if te, err = sc.ScoreConfigs(ctx, test, configs); err != nil {
-			return nil, fmt.Errorf("tuner: references on the test split: %w", err)
-		}
-	}
-	refs := make(map[string]Reference, len(names))
-	for i, n := range names {
-		r := Reference{Config: configs[i], Train: tr[i]}
-		if te != nil {
-			r.Test = &te[i]
-		}
-		refs[n] = r
-	}
-	return refs, nil
-}
-
 // buildFront turns the search's archive into the front: capped (by
 // hypervolume contribution on the train split), decoded,
 // scored in full on train and test, sorted by objectives, presets chosen.
-func buildFront(ctx context.Context, sc *scoring.Scorer, prob *PolicyProblem, res *search.Result, o Options, norm scoring.Normalizer, train, test *datasets.Trace) (*Front, error) {
+func buildFront(ctx context.Context, sc *scoring.Scorer, prob *scoring.PolicyProblem, res *search.Result, o Options, norm scoring.Normalizer, train, test *datasets.Trace) (*Front, error) {
 	arch := capFront(res.Archive, norm, o.MaxFront)
 	configs := make([]policy.Config, len(arch))
 	for i, m := range arch {
 		configs[i] = prob.Config(m.X)
 	}
-	trs, err := trainScores(ctx, sc, prob, train, configs)
+	trs, err := scoring.TrainScores(ctx, sc, prob, train, configs)
 	if err != nil {
 		return nil, err
 	}
@@ -392,8 +355,8 @@ func buildFront(ctx context.Context, sc *scoring.Scorer, prob *PolicyProblem, re
 		f.Solutions = append(f.Solutions, s)
 	}
 	slices.SortStableFunc(f.Solutions, func(a, b Solution) int {
-		fa, _ := objectiveVector(a.Train, o.Objectives)
-		fb, _ := objectiveVector(b.Train, o.Objectives)
+		fa, _ := scoring.ObjectiveVector(a.Train, o.Objectives)
+		fb, _ := scoring.ObjectiveVector(b.Train, o.Objectives)
 		return slices.Compare(fa, fb)
 	})
 	return f, nil
@@ -461,7 +424,7 @@ func capFront(ms []search.Member, norm scoring.Normalizer, n int) []search.Membe
 }
 
 // runMeta fills run.json.
-func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *search.Result, front *Front, refs map[string]Reference, win *pickWindows, train, test *datasets.Trace) (*RunMeta, error) {
+func runMeta(o Options, pv rundir.Provenance, prob *scoring.PolicyProblem, res *search.Result, front *Front, refs map[string]Reference, win *pick.Windows, train, test *datasets.Trace) (*RunMeta, error) {
 	cluster, err := json.Marshal(o.Cluster)
 	if err != nil {
 		return nil, fmt.Errorf("tuner: cluster: %w", err)
@@ -504,17 +467,17 @@ func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *search.R
 	if test != nil {
 		m.TestJobs = len(test.Jobs)
 	}
-	bound := boundName()
+	bound := scoring.BoundName()
 	for _, split := range []string{"train", "test"} {
-		a, b, ok := refs[AlwaysOn].On(split), refs[bound].On(split), true
+		a, b, ok := refs[scoring.AlwaysOn].On(split), refs[bound].On(split), true
 		if a == nil || b == nil {
 			continue
 		}
-		fa, err := objectiveVector(*a, o.Objectives)
+		fa, err := scoring.ObjectiveVector(*a, o.Objectives)
 		if err != nil {
 			return nil, err
 		}
-		fb, _ := objectiveVector(*b, o.Objectives)
+		fb, _ := scoring.ObjectiveVector(*b, o.Objectives)
 		norm := scoring.NewNormalizer(o.Objectives, fa, fb)
 		var pts [][]float64
 		for _, s := range front.Solutions {
@@ -523,7 +486,7 @@ func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *search.R
 				ok = false
 				break
 			}
-			f, _ := objectiveVector(*sc, o.Objectives)
+			f, _ := scoring.ObjectiveVector(*sc, o.Objectives)
 			pts = append(pts, f)
 		}
 		if ok {
@@ -532,14 +495,14 @@ func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *search.R
 		}
 	}
 	for _, p := range o.Presets {
-		ch, err := p.chooseWindows(front.Solutions, o.Objectives, refs[AlwaysOn].Train, win)
+		ch, err := p.ChooseWindows(front.Solutions, o.Objectives, refs[scoring.AlwaysOn].Train, win)
 		if err != nil {
 			return nil, err
 		}
-		if err := p.Assess(&ch, front.Solutions, refs[AlwaysOn].Test); err != nil {
+		if err := p.Assess(&ch, front.Solutions, refs[scoring.AlwaysOn].Test); err != nil {
 			return nil, err
 		}
-		if err := p.Hindsight(&ch, front.Solutions, o.Objectives, refs[AlwaysOn].Test); err != nil {
+		if err := p.Hindsight(&ch, front.Solutions, o.Objectives, refs[scoring.AlwaysOn].Test); err != nil {
 			return nil, err
 		}
 		m.Presets = append(m.Presets, ch)
@@ -580,13 +543,18 @@ func jobsDigest(jobs []datasets.Job) string {
 
 // trainNormalizer is the hypervolume box of the train split.
 func trainNormalizer(refs map[string]Reference, objs []Objective) (scoring.Normalizer, error) {
-	a, err := objectiveVector(refs[AlwaysOn].Train, objs)
+	a, err := scoring.ObjectiveVector(refs[scoring.AlwaysOn].Train, objs)
 	if err != nil {
 		return scoring.Normalizer{}, err
 	}
-	b, err := objectiveVector(refs[boundName()].Train, objs)
+	b, err := scoring.ObjectiveVector(refs[scoring.BoundName()].Train, objs)
 	if err != nil {
 		return scoring.Normalizer{}, err
 	}
 	return scoring.NewNormalizer(objs, a, b), nil
+}
+
+// pickChecks are o's checks of the presets' bounds beyond the train split.
+func (o Options) pickChecks() pick.Checks {
+	return pick.Checks{Windows: o.PickWindows, Loads: o.PickLoads, Aggregate: o.PickAggregate, Presets: o.Presets, Seed: o.Settings.Seed}
 }

@@ -80,7 +80,7 @@ func openSP2(tb testing.TB) *datasets.Trace {
 
 // sdscProblem is the hgfs problem of the SDSC-SP2 train split (70 % of
 // the jobs, EASY backfilling), as `ecotune tune` on that trace makes it.
-func sdscProblem(b *testing.B) *PolicyProblem {
+func sdscProblem(b *testing.B) *scoring.PolicyProblem {
 	tr := openSP2(b)
 	train, _, err := holdout(tr, 0.7)
 	if err != nil {
@@ -94,7 +94,7 @@ func sdscProblem(b *testing.B) *PolicyProblem {
 	if err != nil {
 		b.Fatal(err)
 	}
-	prob, err := NewPolicyProblem(spec, train, c, sim.Options{Scheduler: sim.EASY}, DefaultObjectives(), nil, alwaysOnScores(b, train, c))
+	prob, err := scoring.NewPolicyProblem(spec, train, c, sim.Options{Scheduler: sim.EASY}, scoring.DefaultObjectives(), nil, alwaysOnScores(b, train, c))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func sdscProblem(b *testing.B) *PolicyProblem {
 }
 
 // randomCandidates are n random candidates of prob from seed.
-func randomCandidates(prob *PolicyProblem, n int, seed int64) [][]float64 {
+func randomCandidates(prob *scoring.PolicyProblem, n int, seed int64) [][]float64 {
 	rng := rand.New(rand.NewPCG(uint64(seed), search.SplitMix64(0)))
 	xs := make([][]float64, n)
 	for i := range xs {
@@ -130,7 +130,7 @@ func BenchmarkEvaluate(b *testing.B) {
 // benchEvaluator evaluates ev on 16 random candidates of prob, cycling:
 // once each to warm every buffer up, then b.N times, reporting
 // allocations.
-func benchEvaluator(b *testing.B, prob *PolicyProblem, ev search.Evaluator) {
+func benchEvaluator(b *testing.B, prob *scoring.PolicyProblem, ev search.Evaluator) {
 	xs := randomCandidates(prob, 16, 1)
 	f := make([]float64, len(prob.Objectives()))
 	for _, x := range xs { // warm up: every buffer at its size
@@ -183,7 +183,9 @@ func benchReplay(b *testing.B, sc *scoring.Scorer, tasks []scoring.ScoreTask) {
 }
 
 func alwaysOnScores(b *testing.B, tr *datasets.Trace, c sim.Cluster) objectives.Scores {
-	sc, err := scoreConfigs(tr, c, sim.Options{Scheduler: sim.EASY}, []policy.Config{{Name: AlwaysOn}}, 1)
+	scorer := scoring.NewScorer(c, sim.Options{Scheduler: sim.EASY}, 1)
+	defer scorer.Close()
+	sc, err := scorer.ScoreConfigs(context.Background(), tr, []policy.Config{{Name: scoring.AlwaysOn}})
 	if err != nil {
 		b.Fatal(err)
 	}

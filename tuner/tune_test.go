@@ -16,6 +16,8 @@ import (
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/pick"
+	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 	"github.com/parquet-go/parquet-go"
 )
@@ -71,11 +73,11 @@ func TestTuneRunDirectory(t *testing.T) {
 			t.Errorf("%s hypervolume %g (present %v), want in [0, %g]", split, hv, ok, maxHV)
 		}
 	}
-	if _, ok := meta.References[tuner.AlwaysOn]; !ok {
+	if _, ok := meta.References[scoring.AlwaysOn]; !ok {
 		t.Error("no always-on reference")
 	}
-	if len(meta.Presets) != len(tuner.DefaultPresets()) {
-		t.Fatalf("%d presets resolved, want %d", len(meta.Presets), len(tuner.DefaultPresets()))
+	if len(meta.Presets) != len(pick.DefaultPresets()) {
+		t.Fatalf("%d presets resolved, want %d", len(meta.Presets), len(pick.DefaultPresets()))
 	}
 	for _, p := range meta.Presets {
 		if p.Row < 0 || p.Row >= len(front.Solutions) {
@@ -84,11 +86,11 @@ func TestTuneRunDirectory(t *testing.T) {
 		}
 		q := front.Solutions[p.Row].Train.QoSP90
 		// rel10 is checked on the train windows; the absolute presets are not.
-		if wantWin := map[bool]int{true: tuner.DefaultPickWindows}[p.Relative]; p.Windows != wantWin {
+		if wantWin := map[bool]int{true: pick.DefaultPickWindows}[p.Relative]; p.Windows != wantWin {
 			t.Errorf("preset %s: checked on %d train windows, want %d", p.Name, p.Windows, wantWin)
 		}
 		if p.Windows > 0 && (p.WindowsFeasible == nil || p.WorstWindowMargin == nil || p.WindowMeanLevel == nil || p.WindowLevel == nil ||
-			p.WindowAggregate != tuner.DefaultPickAggregate || len(p.WindowBounds) != p.Windows) {
+			p.WindowAggregate != pick.DefaultPickAggregate || len(p.WindowBounds) != p.Windows) {
 			t.Errorf("preset %s: window check not recorded", p.Name)
 		} else if p.Windows > 0 && p.Feasible && *p.WindowLevel > 1 {
 			t.Errorf("preset %s feasible but its %s window level is %g > 1", p.Name, p.WindowAggregate, *p.WindowLevel)

@@ -15,6 +15,7 @@ import (
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/pick"
 	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 	"github.com/urfave/cli/v2"
@@ -179,7 +180,7 @@ func tuneCommand() *cli.Command {
 			&cli.Float64Flag{Name: "robust-thin", Usage: "robust: also replay each window thinned to this fraction of its jobs, in (0, 1) (default none)"},
 			&cli.BoolFlag{Name: "robust-relative", Usage: "robust: aggregate qos_p90 relative to always-on's on each replay (default off)"},
 			&cli.StringFlag{Name: "pick-loads", Usage: "relative presets (rel10) also meet their bound on the train split thinned to each fraction F of its jobs (seeded), against always-on there (default 0.9; 1: none)"},
-			&cli.StringFlag{Name: "pick-window-aggregate", Value: tuner.DefaultPickAggregate, Usage: "how relative presets' levels on the --pick-windows windows are aggregated before the bound: median or mean"},
+			&cli.StringFlag{Name: "pick-window-aggregate", Value: pick.DefaultPickAggregate, Usage: "how relative presets' levels on the --pick-windows windows are aggregated before the bound: median or mean"},
 			&cli.IntFlag{Name: "pick-windows", Usage: "relative presets (rel10) also meet their bound on each of K consecutive train windows, against always-on there (default 4; 1: the whole train split only)"},
 			&cli.IntFlag{Name: "migration", Value: search.DefaultNSGA2().MigrationEvery, Usage: "generations between migrations"},
 			&cli.IntFlag{Name: "evaluations", Usage: "stop after the generation that reaches this many distinct evaluations (0: no limit)"},
@@ -403,7 +404,7 @@ func warnInfeasible(c *cli.Context, m *tuner.RunMeta) {
 		if p.Feasible {
 			continue
 		}
-		ao := m.References[tuner.AlwaysOn].Train
+		ao := m.References[scoring.AlwaysOn].Train
 		hint := fmt.Sprintf(" Relative form: --preset '%s=qos_p90<=always_on+%g' (or the default rel10)", p.Name, p.Bound)
 		if p.Relative {
 			hint = ""
@@ -461,7 +462,7 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 		o.Constraints = append(o.Constraints, k)
 	}
 	for _, s := range c.StringSlice("preset") {
-		p, err := tuner.ParsePreset(s)
+		p, err := pick.ParsePreset(s)
 		if err != nil {
 			return o, t, err
 		}
@@ -509,7 +510,7 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 	if o.PickLoads, err = pickLoads(c); err != nil {
 		return o, t, err
 	}
-	if o.PickAggregate = c.String("pick-window-aggregate"); tuner.ValidPickAggregate(o.PickAggregate) != nil {
+	if o.PickAggregate = c.String("pick-window-aggregate"); pick.ValidPickAggregate(o.PickAggregate) != nil {
 		return o, t, fmt.Errorf("tune: --pick-window-aggregate %q: want median or mean", o.PickAggregate)
 	}
 	if o.Robust, err = robustOptions(c); err != nil {
@@ -522,9 +523,9 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 
 // robustOptions are the --robust flags' settings: none set, or
 // --robust=false alone, is the plain replay; --robust or any --robust-*
-// flag starts from tuner.DefaultRobust and the flags given replace its
+// flag starts from scoring.DefaultRobust and the flags given replace its
 // parts.
-func robustOptions(c *cli.Context) (tuner.Robust, error) {
+func robustOptions(c *cli.Context) (scoring.Robust, error) {
 	names := []string{"robust-windows", "robust-replicas", "robust-jitter", "robust-aggregate", "robust-alpha", "robust-thin", "robust-relative"}
 	parts := false
 	for _, n := range names {
@@ -532,14 +533,14 @@ func robustOptions(c *cli.Context) (tuner.Robust, error) {
 	}
 	if c.IsSet("robust") && !c.Bool("robust") {
 		if parts {
-			return tuner.Robust{}, fmt.Errorf("tune: --robust=false with --robust-* flags: leave out --robust=false")
+			return scoring.Robust{}, fmt.Errorf("tune: --robust=false with --robust-* flags: leave out --robust=false")
 		}
-		return tuner.Robust{}, nil
+		return scoring.Robust{}, nil
 	}
 	if !parts && !c.IsSet("robust") {
-		return tuner.Robust{}, nil
+		return scoring.Robust{}, nil
 	}
-	r := tuner.DefaultRobust()
+	r := scoring.DefaultRobust()
 	if c.IsSet("robust-windows") {
 		r.Windows = c.Int("robust-windows")
 		if r.Windows < 1 {
@@ -557,7 +558,7 @@ func robustOptions(c *cli.Context) (tuner.Robust, error) {
 	}
 	if c.IsSet("robust-aggregate") {
 		r.Aggregate = c.String("robust-aggregate")
-		if r.Aggregate != tuner.AggregateCVaR && !c.IsSet("robust-alpha") {
+		if r.Aggregate != scoring.AggregateCVaR && !c.IsSet("robust-alpha") {
 			r.Alpha = 0
 		}
 	}
@@ -565,7 +566,7 @@ func robustOptions(c *cli.Context) (tuner.Robust, error) {
 		r.Alpha = c.Float64("robust-alpha")
 	}
 	r.Thin, r.Relative = c.Float64("robust-thin"), c.Bool("robust-relative")
-	r, err := tuner.NormalizeRobust(r)
+	r, err := scoring.NormalizeRobust(r)
 	if err != nil {
 		return r, fmt.Errorf("tune: %w", err)
 	}
@@ -588,11 +589,11 @@ func traceName(c *cli.Context, tr *datasets.Trace) string {
 	return name
 }
 
-// defaultObjectives is the --objectives default: tuner.DefaultObjectives'
+// defaultObjectives is the --objectives default: scoring.DefaultObjectives'
 // names, comma-separated.
 func defaultObjectives() string {
 	var names []string
-	for _, o := range tuner.DefaultObjectives() {
+	for _, o := range scoring.DefaultObjectives() {
 		names = append(names, o.Name)
 	}
 	return strings.Join(names, ",")
@@ -617,7 +618,7 @@ func pickLoads(c *cli.Context) ([]float64, error) {
 		}
 		out = append(out, v)
 	}
-	if err := tuner.ValidPickLoads(out); err != nil {
+	if err := pick.ValidPickLoads(out); err != nil {
 		return nil, fmt.Errorf("tune: --pick-loads %q: %w", c.String("pick-loads"), err)
 	}
 	return out, nil

@@ -1,4 +1,4 @@
-package tuner
+package pick
 
 import (
 	"math"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/tuner/scoring"
 )
 
 func qosScores(qs ...float64) []objectives.Scores {
@@ -28,7 +29,7 @@ func TestChooseWindows(t *testing.T) {
 		sol(12, 900, 5), // 3: misses the whole split (12 > 11)
 	}
 	alwaysOn := objectives.Scores{QoSP90: 10}
-	win := &pickWindows{
+	win := &Windows{
 		windows:   3,
 		aggregate: PickWindowMean,
 		alwaysOn:  qosScores(20, 1, 1),
@@ -44,14 +45,14 @@ func TestChooseWindows(t *testing.T) {
 		t.Fatalf("DefaultPresets()[3] is %s, want rel10", rel10.Name)
 	}
 	// Without windows: row 1 (most off-seconds within 11).
-	plain, err := rel10.chooseWindows(front, DefaultObjectives(), alwaysOn, nil)
+	plain, err := rel10.ChooseWindows(front, scoring.DefaultObjectives(), alwaysOn, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if plain.Row != 1 || !plain.Feasible || plain.Windows != 0 || plain.WindowsFeasible != nil || plain.WindowMeanLevel != nil {
 		t.Errorf("no windows: row %d feasible %v windows %d; want row 1, feasible, no windows", plain.Row, plain.Feasible, plain.Windows)
 	}
-	ch, err := rel10.chooseWindows(front, DefaultObjectives(), alwaysOn, win)
+	ch, err := rel10.ChooseWindows(front, scoring.DefaultObjectives(), alwaysOn, win)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestChooseWindows(t *testing.T) {
 	// row 1 (18/22 + 1.5/1.1 + 1/1.1)/3 − 1 ≈ 0.030; row 2 (25/22 +
 	// 1.5/1.1 + 1/1.1)/3 − 1 ≈ 0.136; row 3 the whole split, (12 − 11)/11
 	// ≈ 0.091 (its windows: 20/22 each, fine). Row 1.
-	hard := &pickWindows{
+	hard := &Windows{
 		windows:   3,
 		aggregate: PickWindowMean,
 		alwaysOn:  win.alwaysOn,
@@ -90,7 +91,7 @@ func TestChooseWindows(t *testing.T) {
 			qosScores(20, 1, 1),
 		},
 	}
-	ch, err = rel10.chooseWindows(front, DefaultObjectives(), alwaysOn, hard)
+	ch, err = rel10.ChooseWindows(front, scoring.DefaultObjectives(), alwaysOn, hard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func TestChooseWindows(t *testing.T) {
 	// Absolute presets ignore the windows: no row meets qos0.5's 0.5, the
 	// least violating is row 0 (9), window fields unset.
 	abs := DefaultPresets()[2]
-	ch, err = abs.chooseWindows(front, DefaultObjectives(), alwaysOn, hard)
+	ch, err = abs.ChooseWindows(front, scoring.DefaultObjectives(), alwaysOn, hard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,8 +141,8 @@ func TestChooseWindowAggregate(t *testing.T) {
 		// Row 2 misses two loaded windows by 18 %: the mean takes it.
 		{PickWindowMean, 2, (130.0/110*2 + 1/1.1 + 50.0/110) / 4},
 	} {
-		win := &pickWindows{windows: 4, aggregate: tc.aggregate, alwaysOn: qosScores(100, 100, 1, 100), sols: sols}
-		ch, err := rel10.chooseWindows(front, DefaultObjectives(), alwaysOn, win)
+		win := &Windows{windows: 4, aggregate: tc.aggregate, alwaysOn: qosScores(100, 100, 1, 100), sols: sols}
+		ch, err := rel10.ChooseWindows(front, scoring.DefaultObjectives(), alwaysOn, win)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,15 +203,15 @@ func TestChooseLoads(t *testing.T) {
 	const eps = 1e-9
 	for _, tc := range []struct {
 		name    string
-		win     *pickWindows
+		win     *Windows
 		wantRow int
 	}{
-		{"windows and load", &pickWindows{windows: 2, loads: []float64{0.8}, alwaysOn: qosScores(20, 1, 2),
+		{"windows and load", &Windows{windows: 2, loads: []float64{0.8}, alwaysOn: qosScores(20, 1, 2),
 			sols: [][]objectives.Scores{qosScores(10, 1, 2), qosScores(20, 1, 2.2), qosScores(18, 1, 3)}}, 1},
-		{"load only", &pickWindows{loads: []float64{0.8}, alwaysOn: qosScores(2),
+		{"load only", &Windows{loads: []float64{0.8}, alwaysOn: qosScores(2),
 			sols: [][]objectives.Scores{qosScores(2), qosScores(2.2), qosScores(3)}}, 1},
 	} {
-		ch, err := rel10.chooseWindows(front, DefaultObjectives(), alwaysOn, tc.win)
+		ch, err := rel10.ChooseWindows(front, scoring.DefaultObjectives(), alwaysOn, tc.win)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -227,9 +228,9 @@ func TestChooseLoads(t *testing.T) {
 	}
 	// All miss the load: the least violating (row 0 at level 2.5/2.2),
 	// marked infeasible.
-	miss := &pickWindows{loads: []float64{0.8}, alwaysOn: qosScores(2),
+	miss := &Windows{loads: []float64{0.8}, alwaysOn: qosScores(2),
 		sols: [][]objectives.Scores{qosScores(2.5), qosScores(3), qosScores(4)}}
-	ch, err := rel10.chooseWindows(front, DefaultObjectives(), alwaysOn, miss)
+	ch, err := rel10.ChooseWindows(front, scoring.DefaultObjectives(), alwaysOn, miss)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +246,7 @@ func TestThinTrace(t *testing.T) {
 	for i := range 10000 {
 		tr.Jobs = append(tr.Jobs, datasets.Job{ID: int64(i + 1), Submit: int64(i), Run: 5, Procs: 1})
 	}
-	a, b, c := thinTrace(tr, 0.8, thinRNG(1, 0)), thinTrace(tr, 0.8, thinRNG(1, 0)), thinTrace(tr, 0.8, thinRNG(2, 0))
+	a, b, c := scoring.ThinTrace(tr, 0.8, thinRNG(1, 0)), scoring.ThinTrace(tr, 0.8, thinRNG(1, 0)), scoring.ThinTrace(tr, 0.8, thinRNG(2, 0))
 	if n := len(a.Jobs); n < 7800 || n > 8200 {
 		t.Errorf("kept %d of 10000 at 0.8", n)
 	}
@@ -278,10 +279,10 @@ func TestValidPickLoads(t *testing.T) {
 			t.Errorf("ValidPickLoads(%v) = %v, want ok %v", tc.loads, err, tc.ok)
 		}
 	}
-	if got := pickLoads(Options{PickLoads: []float64{1}}); got != nil {
+	if got := (Checks{Loads: []float64{1}}).loads(); got != nil {
 		t.Errorf("loads [1]: %v, want none", got)
 	}
-	if got := pickLoads(Options{}); !slices.Equal(got, DefaultPickLoads()) {
+	if got := (Checks{}).loads(); !slices.Equal(got, DefaultPickLoads()) {
 		t.Errorf("no loads: %v, want the default %v", got, DefaultPickLoads())
 	}
 }
@@ -317,11 +318,11 @@ func TestPickWindowCount(t *testing.T) {
 		{3, 1000, 3},
 		{1, 1000, 0},
 		{-1, 1000, 0},
-		{0, DefaultPickWindows*MinWindowJobs - 1, 0},
-		{0, DefaultPickWindows * MinWindowJobs, DefaultPickWindows},
+		{0, DefaultPickWindows*scoring.MinWindowJobs - 1, 0},
+		{0, DefaultPickWindows * scoring.MinWindowJobs, DefaultPickWindows},
 	}
 	for _, tc := range tests {
-		if got := pickWindowCount(Options{PickWindows: tc.opt}, tc.jobs); got != tc.want {
+		if got := (Checks{Windows: tc.opt}).windowCount(tc.jobs); got != tc.want {
 			t.Errorf("PickWindows %d, %d jobs: %d windows, want %d", tc.opt, tc.jobs, got, tc.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package tuner
+package scoring
 
 import (
 	"context"
@@ -13,7 +13,6 @@ import (
 	"github.com/ecotune/ecotune/policy"
 	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
-	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 )
 
@@ -321,35 +320,56 @@ func TestRobustArchiveFullyEvaluated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Policy: "hgfs", Trace: &datasets.Trace{Meta: tr.Meta, Jobs: tr.Jobs[:3000]}, Sim: sim.Options{Scheduler: sim.EASY},
-		Robust:   Robust{Windows: 3, Replicas: 1, Aggregate: AggregateWorst},
-		Settings: search.Settings{Generations: 4, Seed: 3, Workers: 2}, Method: search.NSGA2{Population: 12}}
-	o, err = o.withDefaults()
+	spec, err := policy.Lookup("hgfs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, test, err := rundir.Holdout(0.7).Apply(&datasets.Trace{Meta: tr.Meta, Jobs: tr.Jobs[:3000]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := sim.ClusterFromTrace(train.Meta)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	su, err := newSetup(ctx, o, nil)
+	opt := sim.Options{Scheduler: sim.EASY}
+	sc := NewScorer(c, opt, 2)
+	defer sc.Close()
+	refs, err := References(ctx, sc, train, test)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer su.scorer.Close()
-	if len(su.prob.robust.front) == 0 {
+	const seed, population = 3, 12
+	objs := DefaultObjectives()
+	re, err := NewRobustEval(ctx, Robust{Windows: 3, Replicas: 1, Aggregate: AggregateWorst}, seed, sc, train, refs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prob, err := NewRobustPolicyProblem(ctx, re, sc, population, false, spec, train, c, opt, objs, nil, refs[AlwaysOn].Train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(prob.robust.front) == 0 {
 		t.Fatal("empty screening front")
 	}
-	res, err := search.Minimize(ctx, su.prob, su.s, su.m)
+	res, err := search.Minimize(ctx, prob, search.Settings{Generations: 4, Seed: seed, Workers: 2, Initial: prob.Seeds(), Pool: sc.Pool()},
+		search.NSGA2{Population: population})
 	if err != nil {
 		t.Fatal(err)
 	}
 	full := func(x []float64) []float64 {
-		sc, err := trainScores(ctx, su.scorer, su.prob, su.train, []policy.Config{su.prob.Config(x)})
+		scs, err := TrainScores(ctx, sc, prob, train, []policy.Config{prob.Config(x)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, _ := objectiveVector(sc[0], o.Objectives)
+		f, _ := ObjectiveVector(scs[0], objs)
 		return f
 	}
-	sense := maximised(o.Objectives)
+	sense := make([]bool, len(objs))
+	for k, o := range objs {
+		sense[k] = o.Maximize
+	}
 	for i, m := range res.Archive {
 		if f := full(m.X); !slices.Equal(f, m.F) {
 			t.Errorf("archive member %d: search scores %v, in full %v", i, m.F, f)
@@ -357,27 +377,32 @@ func TestRobustArchiveFullyEvaluated(t *testing.T) {
 	}
 	// Random candidates: some are screened out (their estimate is
 	// dominated by a screening-front member), the seeds are not.
-	ev, err := su.prob.NewEvaluator()
+	ev, err := prob.NewEvaluator()
 	if err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	screened := 0
 	for range 30 {
-		x := make([]float64, len(su.prob.vars))
-		for k, v := range su.prob.vars {
+		x := make([]float64, len(prob.vars))
+		for k, v := range prob.vars {
 			x[k] = v.Random(rng)
 		}
-		f := make([]float64, len(o.Objectives))
+		f := make([]float64, len(objs))
 		cv, err := ev.Evaluate(x, f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if fo := full(x); !slices.Equal(f, fo) {
 			screened++
-			est := orient(slices.Clone(f), sense)
+			est := slices.Clone(f)
+			for k, max := range sense {
+				if max {
+					est[k] = -est[k]
+				}
+			}
 			byFront := false
-			for _, r := range su.prob.robust.front {
+			for _, r := range prob.robust.front {
 				if search.ConstrainedDominates(r.f, r.cv, est, cv) {
 					byFront = true
 				}
@@ -403,16 +428,15 @@ func TestRelativeReferences(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := sim.Options{Scheduler: sim.EASY}
-	sc := scoring.NewScorer(c, opt, 2)
+	sc := NewScorer(c, opt, 2)
 	defer sc.Close()
-	refs, err := references(context.Background(), sc, train, test)
+	refs, err := References(context.Background(), sc, train, test)
 	if err != nil {
 		t.Fatal(err)
 	}
 	plain := refs[AlwaysOn].Train
 	r := Robust{Windows: 3, Aggregate: AggregateCVaR, Alpha: 0.5, Thin: 0.6, Relative: true}
-	o := Options{Robust: r, Sim: opt, Cluster: &c, Settings: search.Settings{Seed: 4}}
-	rb, _, err := newRobustEval(context.Background(), o, sc, train, refs)
+	rb, _, err := newRobustEval(context.Background(), r, 4, sc, train, refs)
 	if err != nil {
 		t.Fatal(err)
 	}

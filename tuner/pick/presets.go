@@ -1,4 +1,4 @@
-package tuner
+package pick
 
 import (
 	"fmt"
@@ -231,7 +231,7 @@ func knee(sols []Solution, objs []Objective) (int, error) {
 		lo[k], hi[k] = math.Inf(1), math.Inf(-1)
 	}
 	for i, s := range sols {
-		f, err := objectiveVector(s.Train, objs)
+		f, err := scoring.ObjectiveVector(s.Train, objs)
 		if err != nil {
 			return -1, err
 		}

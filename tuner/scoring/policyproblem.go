@@ -1,4 +1,4 @@
-package tuner
+package scoring
 
 import (
 	"fmt"
@@ -10,7 +10,6 @@ import (
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
-	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 )
 
@@ -40,7 +39,7 @@ type PolicyProblem struct {
 	Cluster     sim.Cluster
 	Options     sim.Options
 	Objs        []Objective
-	Constraints []scoring.Constraint
+	Constraints []Constraint
 	// bounds are the constraints' absolute bounds on Trace.
 	bounds []float64
 	vars   []search.Var
@@ -50,7 +49,7 @@ type PolicyProblem struct {
 
 // NewPolicyProblem prepares the tuning of spec on tr. alwaysOn are
 // always-on's scores on tr, which relative constraints refer to.
-func NewPolicyProblem(spec policy.Spec, tr *datasets.Trace, c sim.Cluster, opt sim.Options, objs []Objective, cons []scoring.Constraint, alwaysOn objectives.Scores) (*PolicyProblem, error) {
+func NewPolicyProblem(spec policy.Spec, tr *datasets.Trace, c sim.Cluster, opt sim.Options, objs []Objective, cons []Constraint, alwaysOn objectives.Scores) (*PolicyProblem, error) {
 	p := &PolicyProblem{Spec: spec, Trace: tr, Cluster: c, Options: opt, Objs: objs, Constraints: cons}
 	for _, o := range objs {
 		if _, err := alwaysOn.Get(o.Name); err != nil {
@@ -300,7 +299,7 @@ func (p *PolicyProblem) NewEvaluator() (search.Evaluator, error) {
 	if p.robust != nil {
 		return p.newRobustEvaluator()
 	}
-	rep := scoring.NewReplayer(p.Cluster, p.Options)
+	rep := NewReplayer(p.Cluster, p.Options)
 	if _, err := rep.Simulator(p.Trace); err != nil {
 		return nil, err // a bad cluster or trace fails here, not at the first evaluation
 	}
@@ -315,7 +314,7 @@ func (p *PolicyProblem) NewEvaluator() (search.Evaluator, error) {
 // replayer reuses its simulator, result and score buffers.
 type policyEvaluator struct {
 	p   *PolicyProblem
-	rep *scoring.Replayer
+	rep *Replayer
 	cfg policy.Config // the last candidate decoded
 	pol policy.Policy // the last candidate's policy, renewed for the next
 	sc  objectives.Scores
@@ -368,7 +367,7 @@ func (p *PolicyProblem) violationAt(sc *objectives.Scores, bounds []float64) (fl
 		if err != nil {
 			return 0, err
 		}
-		cv += scoring.Violation(c.Op, v, bounds[i])
+		cv += Violation(c.Op, v, bounds[i])
 	}
 	return cv, nil
 }

@@ -1,4 +1,4 @@
-package tuner
+package pick
 
 import (
 	"context"
@@ -24,14 +24,14 @@ import (
 // that its promise holds whether the period is light or heavy.
 const DefaultPickWindows = 4
 
-// pickWindows holds the front's members' and always-on's plain scores on
+// Windows holds the front's members' and always-on's plain scores on
 // each of K consecutive train windows, for the presets' per-window check
-// (see Preset.chooseWindows). The windows are cut like Robust's: equal job
+// (see Preset.ChooseWindows). The windows are cut like Robust's: equal job
 // counts, in submit order (window k holds jobs [k·n/K, (k+1)·n/K)).
 // Then come the thinned copies of the whole train split, one per load of
-// Options.PickLoads (see thinTrace): alwaysOn and sols hold K + L scores,
+// Options.PickLoads (see scoring.ThinTrace): alwaysOn and sols hold K + L scores,
 // the windows' first.
-type pickWindows struct {
+type Windows struct {
 	windows   int                   // K
 	aggregate string                // PickWindowMedian or PickWindowMean
 	loads     []float64             // L thinning fractions
@@ -77,17 +77,17 @@ func ValidPickAggregate(a string) error {
 }
 
 // pickAggregate is o's window aggregate.
-func pickAggregate(o Options) string {
-	if o.PickAggregate == "" {
+func (c Checks) aggregate() string {
+	if c.Aggregate == "" {
 		return DefaultPickAggregate
 	}
-	return o.PickAggregate
+	return c.Aggregate
 }
 
 // aggregateLevels is the median (or mean) of a member's window levels.
 func aggregateLevels(aggregate string, levels []float64) float64 {
 	if aggregate == PickWindowMean {
-		m, _ := meanSD(levels)
+		m, _ := scoring.MeanSD(levels)
 		return m
 	}
 	return median(levels)
@@ -108,50 +108,50 @@ func median(xs []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
-// pickWindowCount is o's number of check windows, 0 when there is none:
+// windowCount is c's number of check windows, 0 when there is none:
 // PickWindows negative or 1, or a train split with fewer than
 // MinWindowJobs jobs a window.
-func pickWindowCount(o Options, trainJobs int) int {
-	k := o.PickWindows
+func (c Checks) windowCount(trainJobs int) int {
+	k := c.Windows
 	if k == 0 {
 		k = DefaultPickWindows
 	}
-	if k < 2 || trainJobs < k*MinWindowJobs {
+	if k < 2 || trainJobs < k*scoring.MinWindowJobs {
 		return 0
 	}
 	return k
 }
 
-// pickLoads is o's thinning fractions: DefaultPickLoads when o gives
+// loads is c's thinning fractions: DefaultPickLoads when o gives
 // none, none when it gives only 1.
-func pickLoads(o Options) []float64 {
+func (c Checks) loads() []float64 {
 	switch {
-	case o.PickLoads == nil:
+	case c.Loads == nil:
 		return DefaultPickLoads()
-	case len(o.PickLoads) == 1 && o.PickLoads[0] == 1:
+	case len(c.Loads) == 1 && c.Loads[0] == 1:
 		return nil
 	}
-	return o.PickLoads
+	return c.Loads
 }
 
-// scorePickWindows replays the front's members and always-on on the K
+// ScoreWindows replays the front's members and always-on on the K
 // train windows and the thinned train splits (nil, nil when o has none)
 // with the run's scorer.
-func scorePickWindows(ctx context.Context, sc *scoring.Scorer, o Options, train *datasets.Trace, front *Front) (*pickWindows, error) {
-	k, loads := pickWindowCount(o, len(train.Jobs)), pickLoads(o)
-	if k+len(loads) == 0 || front == nil || len(front.Solutions) == 0 || !hasRelativePreset(o.Presets) {
+func ScoreWindows(ctx context.Context, sc *scoring.Scorer, c Checks, train *datasets.Trace, front *Front) (*Windows, error) {
+	k, loads := c.windowCount(len(train.Jobs)), c.loads()
+	if k+len(loads) == 0 || front == nil || len(front.Solutions) == 0 || !hasRelativePreset(c.Presets) {
 		return nil, nil
 	}
 	wins := windowTraces(train, k)
 	for l, f := range loads {
-		wins = append(wins, thinTrace(train, f, thinRNG(o.Settings.Seed, l)))
+		wins = append(wins, scoring.ThinTrace(train, f, thinRNG(c.Seed, l)))
 	}
-	spec, err := policy.Lookup(AlwaysOn)
+	spec, err := policy.Lookup(scoring.AlwaysOn)
 	if err != nil {
 		return nil, err
 	}
 	configs := make([]policy.Config, 0, 1+len(front.Solutions))
-	configs = append(configs, spec.Fill(policy.Config{Name: AlwaysOn}))
+	configs = append(configs, spec.Fill(policy.Config{Name: scoring.AlwaysOn}))
 	for _, s := range front.Solutions {
 		configs = append(configs, s.Config)
 	}
@@ -159,7 +159,7 @@ func scorePickWindows(ctx context.Context, sc *scoring.Scorer, o Options, train 
 	if err != nil {
 		return nil, fmt.Errorf("tuner: presets' train windows: %w", err)
 	}
-	return &pickWindows{windows: k, aggregate: pickAggregate(o), loads: loads, alwaysOn: out[0], sols: out[1:]}, nil
+	return &Windows{windows: k, aggregate: c.aggregate(), loads: loads, alwaysOn: out[0], sols: out[1:]}, nil
 }
 
 // DefaultPickLoads is the thinning fractions on which a relative preset's
@@ -181,20 +181,6 @@ func scorePickWindows(ctx context.Context, sc *scoring.Scorer, o Options, train 
 // SDSC-Par from 0.69 to 0.39 and idle-timeout's on SDSC-SP2 from 0.87 to
 // 0.06.
 func DefaultPickLoads() []float64 { return []float64{0.9} }
-
-// thinTrace returns a copy of tr keeping each job, in order, with
-// probability f (one draw of rng per job).
-func thinTrace(tr *datasets.Trace, f float64, rng *rand.Rand) *datasets.Trace {
-	m := tr.Meta.Clone()
-	m.Notes = append(m.Notes, fmt.Sprintf("thinned to %g of its jobs", f))
-	out := &datasets.Trace{Meta: m, Jobs: make([]datasets.Job, 0, int(float64(len(tr.Jobs))*f)+1)}
-	for _, j := range tr.Jobs {
-		if rng.Float64() < f {
-			out.Jobs = append(out.Jobs, j)
-		}
-	}
-	return out
-}
 
 // thinRNG is the random stream of the l-th thinned train split, apart
 // from the search's and the robust replicas' streams.
@@ -246,7 +232,7 @@ func (p Preset) windowChecked() bool {
 	return !p.Knee && p.Constraint != nil && p.Constraint.Relative
 }
 
-// chooseWindows is Choose with the per-window and per-load checks: for a
+// ChooseWindows is Choose with the per-window and per-load checks: for a
 // relative preset and win non-nil, a solution is feasible only if it
 // meets the bound on the whole train split, its window level (the median,
 // or with PickWindowMean the mean, of its levels on the K windows) is at
@@ -271,7 +257,7 @@ func (p Preset) windowChecked() bool {
 // 75 %, 167 % and 87 % (the README's presets paragraph). Why the median
 // rather than the mean: see DefaultPickAggregate. Why the loads: see
 // DefaultPickLoads.
-func (p Preset) chooseWindows(sols []Solution, objs []Objective, alwaysOn objectives.Scores, win *pickWindows) (PresetChoice, error) {
+func (p Preset) ChooseWindows(sols []Solution, objs []Objective, alwaysOn objectives.Scores, win *Windows) (PresetChoice, error) {
 	if win == nil || !p.windowChecked() {
 		return p.Choose(sols, objs, alwaysOn)
 	}
@@ -321,7 +307,7 @@ func (p Preset) chooseWindows(sols []Solution, objs []Objective, alwaysOn object
 		return ch, err
 	}
 	if win.windows > 0 {
-		m, _ := meanSD(l[:win.windows])
+		m, _ := scoring.MeanSD(l[:win.windows])
 		met, margin := 0, math.Inf(1)
 		for k, sc := range win.sols[ch.Row][:win.windows] {
 			v, _ := sc.Get(c.Name)
@@ -346,7 +332,7 @@ func (p Preset) chooseWindows(sols []Solution, objs []Objective, alwaysOn object
 }
 
 // name names replay k of w for errors.
-func (w *pickWindows) name(k int) string {
+func (w *Windows) name(k int) string {
 	if k < w.windows {
 		return fmt.Sprintf("train window %d", k+1)
 	}

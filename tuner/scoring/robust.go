@@ -1,4 +1,4 @@
-package tuner
+package scoring
 
 import (
 	"cmp"
@@ -12,7 +12,7 @@ import (
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	rundir "github.com/ecotune/ecotune/run"
-	"github.com/ecotune/ecotune/tuner/scoring"
+	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner/search"
 )
 
@@ -205,7 +205,7 @@ func robustReplays(train *datasets.Trace, r Robust, seed int64) ([]replay, error
 			out = append(out, replay{trace: jt, scale: whole / float64(loggedSpan(jt.Jobs))})
 		}
 		if r.Thin > 0 {
-			th := thinTrace(win, r.Thin, robustRNG(seed, k, thinReplica))
+			th := ThinTrace(win, r.Thin, robustRNG(seed, k, thinReplica))
 			out = append(out, replay{trace: th, scale: whole / float64(loggedSpan(th.Jobs))})
 		}
 	}
@@ -446,7 +446,7 @@ func relativeQoS(q, a, train float64) float64 {
 
 // scoreOn scores every config on every replay through the Scorer and
 // aggregates: one Scores a config.
-func (rb *robustEval) scoreOn(ctx context.Context, sc *scoring.Scorer, configs []policy.Config) ([]objectives.Scores, [][]objectives.Scores, error) {
+func (rb *robustEval) scoreOn(ctx context.Context, sc *Scorer, configs []policy.Config) ([]objectives.Scores, [][]objectives.Scores, error) {
 	per, err := sc.ScoreOn(ctx, rb.traces(), configs)
 	if err != nil {
 		return nil, nil, err
@@ -458,18 +458,59 @@ func (rb *robustEval) scoreOn(ctx context.Context, sc *scoring.Scorer, configs [
 	return out, per, nil
 }
 
-// newRobustEval prepares the robust evaluation of o on train: the replays,
+// RobustEval is the robust evaluation of a train split (Robust): its
+// replays, and the references' aggregates on them. A policy problem built
+// on it (NewRobustPolicyProblem) scores candidates on those replays.
+type RobustEval struct {
+	rb       *robustEval
+	aoScreen objectives.Scores // always-on on the screening replay
+}
+
+// NewRobustEval prepares the robust evaluation r, seeded by seed, on
+// train: the replays, then always-on's and the oracle's aggregates, which
+// replace refs' train scores (so relative constraints and presets compare
+// like with like).
+func NewRobustEval(ctx context.Context, r Robust, seed int64, sc *Scorer, train *datasets.Trace, refs map[string]rundir.Reference) (*RobustEval, error) {
+	rb, ao, err := newRobustEval(ctx, r, seed, sc, train, refs)
+	if err != nil {
+		return nil, err
+	}
+	return &RobustEval{rb: rb, aoScreen: ao}, nil
+}
+
+// NewRobustPolicyProblem is NewPolicyProblem evaluating candidates on
+// re's replays, aggregated: its screening front is made of the first
+// population candidates of the policy's seeds (as a search's initial
+// population holds them), with the policy's own schedule rule fixed off
+// when noScheduleRule is set (PolicyProblem.ScheduleRuleFixed).
+func NewRobustPolicyProblem(ctx context.Context, re *RobustEval, sc *Scorer, population int, noScheduleRule bool,
+	spec policy.Spec, tr *datasets.Trace, c sim.Cluster, opt sim.Options, objs []Objective, cons []Constraint, alwaysOn objectives.Scores) (*PolicyProblem, error) {
+	p, err := NewPolicyProblem(spec, tr, c, opt, objs, cons, alwaysOn)
+	if err != nil {
+		return nil, err
+	}
+	var off map[int]float64
+	if noScheduleRule {
+		off = p.ScheduleRuleFixed()
+	}
+	if err := re.rb.attach(ctx, sc, p, re.aoScreen, population, off); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// newRobustEval prepares the robust evaluation r on train: the replays,
 // then always-on's and the oracle's aggregates, which replace refs' train
 // scores (so relative constraints and presets compare like with like).
 // The problem's parts (bounds, screening front) are added by attach once
 // the problem exists.
-func newRobustEval(ctx context.Context, o Options, sc *scoring.Scorer, train *datasets.Trace, refs map[string]Reference) (*robustEval, objectives.Scores, error) {
-	reps, err := robustReplays(train, o.Robust, o.Settings.Seed)
+func newRobustEval(ctx context.Context, r Robust, seed int64, sc *Scorer, train *datasets.Trace, refs map[string]rundir.Reference) (*robustEval, objectives.Scores, error) {
+	reps, err := robustReplays(train, r, seed)
 	if err != nil {
 		return nil, objectives.Scores{}, err
 	}
-	rb := &robustEval{spec: o.Robust, replays: reps, screen: (o.Robust.Windows - 1) * perWindow(o.Robust), trainJobs: len(train.Jobs), table: objectives.All()}
-	names := []string{AlwaysOn, boundName()}
+	rb := &robustEval{spec: r, replays: reps, screen: (r.Windows - 1) * perWindow(r), trainJobs: len(train.Jobs), table: objectives.All()}
+	names := []string{AlwaysOn, BoundName()}
 	configs := make([]policy.Config, len(names))
 	for i, n := range names {
 		configs[i] = refs[n].Config
@@ -478,7 +519,7 @@ func newRobustEval(ctx context.Context, o Options, sc *scoring.Scorer, train *da
 	if err != nil {
 		return nil, objectives.Scores{}, fmt.Errorf("tuner: references on the robust replays: %w", err)
 	}
-	if o.Robust.Relative {
+	if r.Relative {
 		rb.aoTrain = refs[AlwaysOn].Train.QoSP90 // the plain replay's, not yet replaced
 		for _, s := range per[0] {
 			rb.aoQoS = append(rb.aoQoS, s.QoSP90)
@@ -489,9 +530,9 @@ func newRobustEval(ctx context.Context, o Options, sc *scoring.Scorer, train *da
 		agg[i] = rb.aggregate(per[i])
 	}
 	for i, n := range names {
-		r := refs[n]
-		r.Train = agg[i]
-		refs[n] = r
+		ref := refs[n]
+		ref.Train = agg[i]
+		refs[n] = ref
 	}
 	return rb, scaleScores(per[0][rb.screen], rb.replays[rb.screen].scale), nil
 }
@@ -501,7 +542,7 @@ func newRobustEval(ctx context.Context, o Options, sc *scoring.Scorer, train *da
 // screening front, made of the first population candidates of p's seeds
 // (as the search's initial population holds them: repaired, with fix
 // applied).
-func (rb *robustEval) attach(ctx context.Context, sc *scoring.Scorer, p *PolicyProblem, aoScreen objectives.Scores, population int, fix map[int]float64) error {
+func (rb *robustEval) attach(ctx context.Context, sc *Scorer, p *PolicyProblem, aoScreen objectives.Scores, population int, fix map[int]float64) error {
 	rb.screenBounds = rb.screenBounds[:0]
 	for _, c := range p.Constraints {
 		b, err := c.Resolve(aoScreen)
@@ -609,7 +650,7 @@ type robustEvaluator struct {
 // newRobustEvaluator makes the evaluator of one worker; a bad cluster or
 // trace fails here.
 func (p *PolicyProblem) newRobustEvaluator() (search.Evaluator, error) {
-	rep := scoring.NewReplayer(p.Cluster, p.Options)
+	rep := NewReplayer(p.Cluster, p.Options)
 	for _, r := range p.robust.replays {
 		if _, err := rep.Simulator(r.trace); err != nil {
 			return nil, err
@@ -682,9 +723,9 @@ func (e *robustEvaluator) replay(i int) error {
 	return nil
 }
 
-// trainScores scores configs on the train split: one plain replay each,
+// TrainScores scores configs on the train split: one plain replay each,
 // or in robust mode the aggregate of the replays.
-func trainScores(ctx context.Context, sc *scoring.Scorer, p *PolicyProblem, train *datasets.Trace, configs []policy.Config) ([]objectives.Scores, error) {
+func TrainScores(ctx context.Context, sc *Scorer, p *PolicyProblem, train *datasets.Trace, configs []policy.Config) ([]objectives.Scores, error) {
 	if p.robust == nil {
 		return sc.ScoreConfigs(ctx, train, configs)
 	}

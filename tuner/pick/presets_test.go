@@ -1,4 +1,4 @@
-package tuner
+package pick
 
 import (
 	"math"
@@ -48,7 +48,7 @@ func TestPresetChoose(t *testing.T) {
 		{tight, 1, false, -1},
 	}
 	for _, tc := range tests {
-		ch, err := tc.preset.Choose(front, DefaultObjectives(), alwaysOn)
+		ch, err := tc.preset.Choose(front, scoring.DefaultObjectives(), alwaysOn)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.preset.Name, err)
 		}
@@ -64,7 +64,7 @@ func TestKnee(t *testing.T) {
 	// and off-seconds (maximised, so 1000 → 0); reconfigurations all equal.
 	// Sums 1, 0.3 and 1: the middle row is the knee.
 	front := []Solution{sol(0, 0, 5), sol(0.1, 800, 5), sol(1, 1000, 5)}
-	ch, err := Preset{Name: "knee", Knee: true}.Choose(front, DefaultObjectives(), objectives.Scores{})
+	ch, err := Preset{Name: "knee", Knee: true}.Choose(front, scoring.DefaultObjectives(), objectives.Scores{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestRel10(t *testing.T) {
 	test := func(q float64) *objectives.Scores { return &objectives.Scores{QoSP90: q} }
 	front := []Solution{sol(5, 100, 1), sol(5.5, 300, 2), sol(6, 900, 3)}
 	front[0].Test, front[1].Test, front[2].Test = test(4), test(4.5), test(9)
-	ch, err := rel.Choose(front, DefaultObjectives(), objectives.Scores{QoSP90: 5})
+	ch, err := rel.Choose(front, scoring.DefaultObjectives(), objectives.Scores{QoSP90: 5})
 	if err != nil || ch.Row != 1 || !ch.Feasible || ch.Resolved != 5.5 {
 		t.Fatalf("rel10 on train: %+v, %v; want row 1 feasible at 5.5", ch, err)
 	}
@@ -231,14 +231,14 @@ func TestHindsight(t *testing.T) {
 	}
 	for _, tc := range tests {
 		p := presets[tc.preset]
-		ch, err := p.Choose(front, DefaultObjectives(), trainAO)
+		ch, err := p.Choose(front, scoring.DefaultObjectives(), trainAO)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if ch.Row != tc.pick {
 			t.Fatalf("%s: pick %d, want %d", tc.preset, ch.Row, tc.pick)
 		}
-		if err := p.Hindsight(&ch, front, DefaultObjectives(), tc.testAO); err != nil {
+		if err := p.Hindsight(&ch, front, scoring.DefaultObjectives(), tc.testAO); err != nil {
 			t.Fatal(err)
 		}
 		if tc.row < 0 {
@@ -257,8 +257,8 @@ func TestHindsight(t *testing.T) {
 	}
 	// A member without test scores: nothing recorded.
 	partial := append([]Solution{sol(1, 1, 1)}, front...)
-	ch, _ := presets["rel10"].Choose(partial, DefaultObjectives(), trainAO)
-	if err := presets["rel10"].Hindsight(&ch, partial, DefaultObjectives(), &testAO); err != nil || ch.HindsightRow != nil {
+	ch, _ := presets["rel10"].Choose(partial, scoring.DefaultObjectives(), trainAO)
+	if err := presets["rel10"].Hindsight(&ch, partial, scoring.DefaultObjectives(), &testAO); err != nil || ch.HindsightRow != nil {
 		t.Errorf("a member without test scores: hindsight %v, %v; want none", ch.HindsightRow, err)
 	}
 }
