@@ -21,17 +21,7 @@ type Exchange interface {
 	Migrate(ctx context.Context, gen, island int, pop []Member, want []int) (map[int][]Member, error)
 }
 
-// MinimizeIsland runs island number island of the search Minimize(ctx, p,
-// s) would run with s.Islands islands, on its own: the same initial
-// population, the same generations and the same ring migration (eaopt's
-// MigRing, which is a chain: island i's immigrants may come from any
-// island before it, so island i reads the populations of islands 0..i+1)
-// through ex. When every island takes its part, the union of their
-// evaluations is the one search's, and MergeResults gives its result.
-// A population that never arrives is skipped: the chain closes over the
-// islands present. s.Evaluations (a budget over all islands) cannot be
-// kept apart and is refused; s.Resume continues the island's own
-// checkpoint. Cancelling ctx stops as Minimize does.
+// minimizeIsland is MinimizeIsland with the search's whole configuration.
 func minimizeIsland(ctx context.Context, p Problem, s config, island int, ex Exchange) (*Result, error) {
 	vars := p.Vars()
 	if err := ValidateVars(vars); err != nil {

@@ -14,18 +14,9 @@ import (
 	"github.com/ecotune/ecotune/internal/fingerprint"
 )
 
-// Minimize runs NSGA-II on p: eaopt drives the generations, the islands and
-// their ring migration, and calls the recorders; the nsga2 model does the
-// multiobjective work. Maximised objectives are handled by negation
-// internally; results carry them in their own sense.
-//
-// When ctx is cancelled the search stops within the current generation:
-// evaluations begun finish, no more begin, and the recorders see the last
-// whole generation again with the evaluations finished since as Fresh (a
-// checkpoint then keeps them, and a resume redoes only the rest).
-// Minimize returns the result of the last whole generation with
-// Interrupted set (no Members when the initial population was not
-// complete).
+// minimize runs NSGA-II on p (Minimize): eaopt drives the generations,
+// the islands and their ring migration, and calls the recorders; the
+// nsga2 model does the multiobjective work.
 func minimize(ctx context.Context, p Problem, s config) (*Result, error) {
 	vars := p.Vars()
 	if err := ValidateVars(vars); err != nil {

@@ -125,8 +125,16 @@ func Minimize(ctx context.Context, p Problem, s Settings, m Method) (*Result, er
 }
 
 // MinimizeIsland runs island number island of the search Minimize(ctx, p,
-// s, m) would run, on its own, exchanging migrants through ex (see
-// minimizeIsland).
+// s, m) would run with m.Islands islands, on its own: the same initial
+// population, the same generations and the same ring migration (eaopt's
+// MigRing, which is a chain: island i's immigrants may come from any
+// island before it, so island i reads the populations of islands 0..i+1)
+// through ex. When every island takes its part, the union of their
+// evaluations is the one search's, and MergeResults gives its result.
+// A population that never arrives is skipped: the chain closes over the
+// islands present. s.Evaluations (a budget over all islands) cannot be
+// kept apart and is refused; s.Resume continues the island's own
+// checkpoint. Cancelling ctx stops as Minimize does.
 func MinimizeIsland(ctx context.Context, p Problem, s Settings, m NSGA2, island int, ex Exchange) (*Result, error) {
 	return minimizeIsland(ctx, p, m.config(s), island, ex)
 }
