@@ -6,14 +6,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ecotune/ecotune/objectives"
+	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/scoring"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/run"
-	"github.com/ecotune/ecotune/tuner"
 )
 
 // Files of the report of `ecotune tune --policies` in its directory.
@@ -138,7 +139,7 @@ func PoliciesText(s *tuner.PoliciesSummary) string {
 				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", p.Policy, r.label, r.feasible, scoreCells(r.sc, s.References, r.split), yesNo(r.ruleOn))
 			}
 		}
-		for _, name := range []string{tuner.AlwaysOn, tuner.Oracle} {
+		for _, name := range []string{scoring.AlwaysOn, scoring.Oracle} {
 			ref, ok := s.References[name]
 			if !ok {
 				continue
@@ -177,7 +178,7 @@ func yesNo(b bool) string {
 // scoreCells formats the comparison's score columns of sc on split.
 func scoreCells(sc *objectives.Scores, refs map[string]tuner.Pair, split string) string {
 	share := ""
-	if o, ok := refs[tuner.Oracle]; ok {
+	if o, ok := refs[scoring.Oracle]; ok {
 		osc := &o.Train
 		if split == "test" {
 			osc = o.Test
@@ -225,7 +226,7 @@ func policiesFigure(root *run.Root, s *tuner.PoliciesSummary) (*Figure, error) {
 				legend.Add(ps.Policy, sc)
 			}
 		}
-		for k, name := range []string{tuner.AlwaysOn, tuner.Oracle} {
+		for k, name := range []string{scoring.AlwaysOn, scoring.Oracle} {
 			ref, ok := s.References[name]
 			if !ok {
 				continue

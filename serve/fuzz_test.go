@@ -12,7 +12,8 @@ import (
 
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
-	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/pick"
+	"github.com/ecotune/ecotune/tuner/scoring"
 )
 
 // FuzzParseRequest feeds the simulation and tuning forms' fields to the
@@ -72,7 +73,7 @@ func FuzzParseRequest(f *testing.F) {
 			seen := map[string]bool{}
 			for _, p := range req.Policies {
 				sp, err := policy.Lookup(p)
-				if err != nil || seen[p] || sp.Clairvoyant || p == tuner.AlwaysOn {
+				if err != nil || seen[p] || sp.Clairvoyant || p == scoring.AlwaysOn {
 					t.Errorf("accepted policies %v: %v", req.Policies, err)
 				}
 				seen[p] = true
@@ -98,7 +99,7 @@ func FuzzParseRequest(f *testing.F) {
 			t.Errorf("accepted settings %+v", req)
 		}
 		for _, p := range req.Presets {
-			if _, err := tuner.ParsePreset(p); err != nil {
+			if _, err := pick.ParsePreset(p); err != nil {
 				t.Errorf("accepted preset %q: %v", p, err)
 			}
 		}

@@ -23,6 +23,9 @@ import (
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/pick"
+	"github.com/ecotune/ecotune/tuner/scoring"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // Job states.
@@ -443,7 +446,7 @@ type monitor struct {
 	step     *int
 }
 
-func (mo monitor) Record(s *tuner.Status) error {
+func (mo monitor) Record(s *search.Status) error {
 	hv := s.Hypervolume
 	if math.IsNaN(hv) || math.IsInf(hv, 0) {
 		hv = 0
@@ -544,12 +547,12 @@ func (s *Server) tuneOptions(req Request, dir string, command []string) (tuner.O
 	if err != nil {
 		return o, t, err
 	}
-	objs, err := tuner.ParseObjectives(defaultObjectives())
+	objs, err := scoring.ParseObjectives(defaultObjectives())
 	if err != nil {
 		return o, t, err
 	}
 	for _, p := range req.Presets {
-		pr, err := tuner.ParsePreset(p)
+		pr, err := pick.ParsePreset(p)
 		if err != nil {
 			return o, t, err
 		}
@@ -564,10 +567,8 @@ func (s *Server) tuneOptions(req Request, dir string, command []string) (tuner.O
 	}
 	o.Policy, o.Trace, o.Split, o.Objectives = req.Policy, tr, run.Holdout(0.7), objs
 	o.Sim = sim.Options{Scheduler: req.Scheduler}
-	o.Settings = tuner.Settings{
-		Population: req.Population, Generations: req.Generations, Islands: req.Islands, MigrationEvery: 5,
-		Evaluations: req.Evaluations, Seed: req.Seed, Workers: s.workers,
-	}
+	o.Settings = search.Settings{Generations: req.Generations, Evaluations: req.Evaluations, Seed: req.Seed, Workers: s.workers}
+	o.Method = search.NSGA2{Population: req.Population, Islands: req.Islands, MigrationEvery: search.DefaultNSGA2().MigrationEvery}
 	t.Dir = filepath.Join(dir, runSubdir)
 	t.Provenance = run.Provenance{Trace: name, TraceFile: file, Command: command, Version: s.version}
 	return o, t, nil
@@ -575,7 +576,7 @@ func (s *Server) tuneOptions(req Request, dir string, command []string) (tuner.O
 
 func defaultObjectives() string {
 	s := ""
-	for i, o := range tuner.DefaultObjectives() {
+	for i, o := range scoring.DefaultObjectives() {
 		if i > 0 {
 			s += ","
 		}
@@ -686,7 +687,7 @@ func (s *Server) command(req Request, traceFile, dir string) []string {
 		return c
 	}
 	c = append(c, "--evaluations", strconv.Itoa(req.Evaluations), "--generations", strconv.Itoa(req.Generations),
-		"--population", strconv.Itoa(req.Population), "--islands", strconv.Itoa(req.Islands), "--migration", "5")
+		"--population", strconv.Itoa(req.Population), "--islands", strconv.Itoa(req.Islands), "--migration", strconv.Itoa(search.DefaultNSGA2().MigrationEvery))
 	for _, p := range req.Presets {
 		c = append(c, "--preset", p)
 	}

@@ -23,6 +23,8 @@ import (
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/pick"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 var funcs = template.FuncMap{
@@ -144,13 +146,13 @@ func ParseRequest(kind string, v url.Values) (Request, error) {
 	if req.Evaluations, err = intField(v, "evaluations", 300, 0, maxEvaluations); err != nil {
 		return req, err
 	}
-	if req.Generations, err = intField(v, "generations", 150, 1, maxGenerations); err != nil {
+	if req.Generations, err = intField(v, "generations", search.DefaultGenerations, 1, maxGenerations); err != nil {
 		return req, err
 	}
-	if req.Population, err = intField(v, "population", 32, 4, maxPopulation); err != nil {
+	if req.Population, err = intField(v, "population", search.DefaultNSGA2().Population, 4, maxPopulation); err != nil {
 		return req, err
 	}
-	if req.Islands, err = intField(v, "islands", 2, 1, maxIslands); err != nil {
+	if req.Islands, err = intField(v, "islands", search.DefaultNSGA2().Islands, 1, maxIslands); err != nil {
 		return req, err
 	}
 	for _, line := range strings.Split(v.Get("presets"), "\n") {
@@ -158,7 +160,7 @@ func ParseRequest(kind string, v url.Values) (Request, error) {
 		if line == "" {
 			continue
 		}
-		if _, err := tuner.ParsePreset(line); err != nil {
+		if _, err := pick.ParsePreset(line); err != nil {
 			return req, fmt.Errorf("presets: %w", err)
 		}
 		req.Presets = append(req.Presets, line)
@@ -236,7 +238,7 @@ func (s *Server) formData(r *http.Request, kind string) map[string]any {
 		}
 	}
 	var presets []string
-	for _, p := range tuner.DefaultPresets() {
+	for _, p := range pick.DefaultPresets() {
 		presets = append(presets, p.Name)
 	}
 	var models []string

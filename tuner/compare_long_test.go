@@ -16,6 +16,9 @@ import (
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/pick"
+	"github.com/ecotune/ecotune/tuner/scoring"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // TestCompareBaselines is the comparison, built only with the
@@ -89,7 +92,7 @@ func TestCompareBaselines(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		preset, err := tuner.ParsePreset(tc.preset)
+		preset, err := pick.ParsePreset(tc.preset)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,11 +104,11 @@ func TestCompareBaselines(t *testing.T) {
 		}
 		for _, pol := range policies {
 			out, err := tuner.Tune(context.Background(), tuner.Options{
-				Policy:         pol,
-				Trace:          tr,
-				Sim:            sim.Options{Scheduler: sim.EASY},
-				Presets:        []tuner.Preset{preset},
-				Settings:       tuner.Settings{Population: pop, Islands: 2, MigrationEvery: 5, Generations: 200, Evaluations: budget, Seed: seed},
+				Policy:   pol,
+				Trace:    tr,
+				Sim:      sim.Options{Scheduler: sim.EASY},
+				Presets:  []pick.Preset{preset},
+				Settings: search.Settings{Generations: 200, Evaluations: budget, Seed: seed}, Method: search.NSGA2{Population: pop, Islands: 2, MigrationEvery: 5},
 				MaxFront:       maxFront,
 				ReactiveIsland: reactive,
 			}, run.Target{Dir: filepath.Join(runDir, name, pol), Force: true, Provenance: run.Provenance{Trace: name}})
@@ -123,9 +126,9 @@ func TestCompareBaselines(t *testing.T) {
 				name, pol, m.Evaluations, len(f.Solutions), m.Hypervolume["train"], m.Hypervolume["test"], feas, ch.Resolved,
 				pick.Train.QoSP90, pick.Test.QoSP90, pick.Test.OffNodeSeconds, pick.Test.Reconfigurations)
 			b.WriteString(row)
-			o := m.References[tuner.Oracle].Test
-			a := m.References[tuner.AlwaysOn].Test
-			ohv := tuner.Normalizer(m.Normalizers["test"]).Hypervolume([][]float64{{o.QoSP90, float64(o.OffNodeSeconds), float64(o.Reconfigurations)}})
+			o := m.References[scoring.Oracle].Test
+			a := m.References[scoring.AlwaysOn].Test
+			ohv := scoring.Normalizer(m.Normalizers["test"]).Hypervolume([][]float64{{o.QoSP90, float64(o.OffNodeSeconds), float64(o.Reconfigurations)}})
 			oracleRow = fmt.Sprintf("| %s | oracle (always-on test qos_p90 %.3g) | – | – | – | %.4f | – | – | %.3g | %d | %d |\n",
 				name, a.QoSP90, ohv, o.QoSP90, o.OffNodeSeconds, o.Reconfigurations)
 			t.Log(strings.TrimSpace(row))

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,6 +18,9 @@ import (
 	"github.com/ecotune/ecotune/internal/atomicfile"
 	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/pick"
+	"github.com/ecotune/ecotune/tuner/scoring"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // Files of a distributed run directory: PlanFile holds everything an
@@ -39,37 +43,37 @@ const DefaultIslandTimeout = 30 * time.Minute
 // Plan is a tuning run whose islands run apart (local processes, Slurm
 // array tasks): the problem and the settings, as plan.json records them.
 type Plan struct {
-	Version        int                `json:"version"`
-	Trace          string             `json:"trace"`
-	TraceFile      string             `json:"trace_file,omitempty"`
-	TraceFormat    string             `json:"trace_format,omitempty"`
-	TraceLenient   bool               `json:"trace_lenient,omitempty"`
-	TraceSHA256    string             `json:"trace_sha256"`
-	Command        []string           `json:"command"`
-	ToolVersion    string             `json:"tool_version"`
-	Policy         string             `json:"policy"`
-	Split          rundir.Split       `json:"split"`
-	Cluster        json.RawMessage    `json:"cluster"`
-	Sim            sim.Options        `json:"sim"`
-	Objectives     []Objective        `json:"objectives"`
-	Constraints    []Constraint       `json:"constraints,omitempty"`
-	Presets        []Preset           `json:"presets"`
-	MaxFront       int                `json:"max_front"`
-	ReactiveIsland bool               `json:"reactive_island,omitempty"`
-	NoScheduleRule bool               `json:"no_schedule_rule,omitempty"`
-	PickWindows    int                `json:"pick_windows,omitempty"`
-	PickLoads      []float64          `json:"pick_loads,omitempty"`
-	PickAggregate  string             `json:"pick_aggregate,omitempty"`
-	Robust         *Robust            `json:"robust,omitempty"` // nil: plain
-	Population     int                `json:"population"`
-	Generations    int                `json:"generations"`
-	Islands        int                `json:"islands"`
-	MigrationEvery int                `json:"migration_every"`
-	Migrants       int                `json:"migrants"`
-	Seed           int64              `json:"seed"`
-	TimeoutSeconds float64            `json:"island_timeout_seconds"`
-	Fields         rundir.Fingerprint `json:"fields"`
-	Fingerprint    string             `json:"fingerprint"`
+	Version        int                  `json:"version"`
+	Trace          string               `json:"trace"`
+	TraceFile      string               `json:"trace_file,omitempty"`
+	TraceFormat    string               `json:"trace_format,omitempty"`
+	TraceLenient   bool                 `json:"trace_lenient,omitempty"`
+	TraceSHA256    string               `json:"trace_sha256"`
+	Command        []string             `json:"command"`
+	ToolVersion    string               `json:"tool_version"`
+	Policy         string               `json:"policy"`
+	Split          rundir.Split         `json:"split"`
+	Cluster        json.RawMessage      `json:"cluster"`
+	Sim            sim.Options          `json:"sim"`
+	Objectives     []Objective          `json:"objectives"`
+	Constraints    []scoring.Constraint `json:"constraints,omitempty"`
+	Presets        []pick.Preset        `json:"presets"`
+	MaxFront       int                  `json:"max_front"`
+	ReactiveIsland bool                 `json:"reactive_island,omitempty"`
+	NoScheduleRule bool                 `json:"no_schedule_rule,omitempty"`
+	PickWindows    int                  `json:"pick_windows,omitempty"`
+	PickLoads      []float64            `json:"pick_loads,omitempty"`
+	PickAggregate  string               `json:"pick_aggregate,omitempty"`
+	Robust         *scoring.Robust      `json:"robust,omitempty"` // nil: plain
+	Population     int                  `json:"population"`
+	Generations    int                  `json:"generations"`
+	Islands        int                  `json:"islands"`
+	MigrationEvery int                  `json:"migration_every"`
+	Migrants       int                  `json:"migrants"`
+	Seed           int64                `json:"seed"`
+	TimeoutSeconds float64              `json:"island_timeout_seconds"`
+	Fields         rundir.Fingerprint   `json:"fields"`
+	Fingerprint    string               `json:"fingerprint"`
 }
 
 // NewPlan is the plan of o for islands that run apart, each waiting at
@@ -79,7 +83,7 @@ func NewPlan(o Options, pv rundir.Provenance, timeout time.Duration) (*Plan, err
 	if err != nil {
 		return nil, err
 	}
-	s := o.Settings
+	s, m := o.Settings, o.Method
 	if s.Evaluations > 0 {
 		return nil, fmt.Errorf("tuner: an evaluation budget (%d) counts all islands' evaluations and cannot be kept by islands that run apart: give generations instead", s.Evaluations)
 	}
@@ -91,8 +95,8 @@ func NewPlan(o Options, pv rundir.Provenance, timeout time.Duration) (*Plan, err
 		TraceSHA256: traceDigest(o.Trace), Command: pv.Command, ToolVersion: pv.Version,
 		Policy: o.Policy, Split: o.Split, Cluster: ClusterJSON(*o.Cluster), Sim: o.Sim,
 		Objectives: o.Objectives, Constraints: o.Constraints, Presets: o.Presets, MaxFront: o.MaxFront,
-		ReactiveIsland: o.ReactiveIsland, NoScheduleRule: o.NoScheduleRule, PickWindows: o.PickWindows, PickLoads: o.PickLoads, PickAggregate: o.PickAggregate, Population: s.Population, Generations: s.Generations,
-		Islands: s.Islands, MigrationEvery: s.MigrationEvery, Migrants: s.Migrants, Seed: s.Seed,
+		ReactiveIsland: o.ReactiveIsland, NoScheduleRule: o.NoScheduleRule, PickWindows: o.PickWindows, PickLoads: o.PickLoads, PickAggregate: o.PickAggregate, Population: m.Population, Generations: s.Generations,
+		Islands: m.Islands, MigrationEvery: m.MigrationEvery, Migrants: m.Migrants, Seed: s.Seed,
 		TimeoutSeconds: timeout.Seconds(),
 	}
 	if !o.Robust.IsZero() {
@@ -181,8 +185,8 @@ func (p *Plan) Options(tr *datasets.Trace, workers int) (Options, error) {
 		Policy: p.Policy, Trace: tr, Split: p.Split, Cluster: &c, Sim: p.Sim, Objectives: p.Objectives,
 		Constraints: p.Constraints, Presets: p.Presets, MaxFront: p.MaxFront, ReactiveIsland: p.ReactiveIsland, NoScheduleRule: p.NoScheduleRule,
 		PickWindows: p.PickWindows, PickLoads: p.PickLoads, PickAggregate: p.PickAggregate,
-		Settings: Settings{Population: p.Population, Generations: p.Generations, Islands: p.Islands,
-			MigrationEvery: p.MigrationEvery, Migrants: p.Migrants, Seed: p.Seed, Workers: workers},
+		Settings: search.Settings{Generations: p.Generations, Seed: p.Seed, Workers: workers},
+		Method:   search.NSGA2{Population: p.Population, Islands: p.Islands, MigrationEvery: p.MigrationEvery, Migrants: p.Migrants},
 	}
 	if p.Robust != nil {
 		o.Robust = *p.Robust
@@ -280,32 +284,32 @@ func TuneIsland(ctx context.Context, p *Plan, o Options, dir string, i int, moni
 		return nil, err
 	}
 	st = IslandStatus{Island: i, Generations: s.Generations, Skipped: st.Skipped}
-	ex := &FileExchange{Dir: dir, Fingerprint: p.Fingerprint, MigrationEvery: s.MigrationEvery, Timeout: p.Timeout()}
+	ex := &FileExchange{Dir: dir, Fingerprint: p.Fingerprint, MigrationEvery: su.m.MigrationEvery, Timeout: p.Timeout()}
 	bctx, stopBeat := context.WithCancel(ctx)
 	defer stopBeat()
 	if err := ex.Beat(bctx, i); err != nil {
 		return nil, err
 	}
-	ckw := &CheckpointWriter{Dir: idir}
+	ckw := &search.CheckpointWriter{Dir: idir}
 	defer ckw.Close()
-	s.Recorders = append(slices.Clip(s.Recorders), ckw, RecorderFunc(func(rs *Status) error {
+	s.Recorders = append(slices.Clip(s.Recorders), ckw, search.RecorderFunc(func(rs *search.Status) error {
 		st.Generation, st.Evaluations = rs.Generation, rs.Evaluations
 		st.Hypervolume = frontHypervolume(su.norm, rs.Front)
 		st.Skipped = append(st.Skipped, ex.takeSkipped()...)
 		return rundir.WriteJSON(filepath.Join(idir, StatusFile), st)
 	}))
 	if monitor != nil {
-		s.Recorders = append(s.Recorders, RecorderFunc(func(rs *Status) error {
+		s.Recorders = append(s.Recorders, search.RecorderFunc(func(rs *search.Status) error {
 			rs.Hypervolume = st.Hypervolume
 			return monitor.Record(rs)
 		}))
 	}
 	if _, err := os.Stat(filepath.Join(idir, CheckpointJSON)); err == nil {
-		if s.Resume, err = ReadCheckpoint(idir); err != nil {
+		if s.Resume, err = search.ReadCheckpoint(idir); err != nil {
 			return nil, err
 		}
 	}
-	res, err := MinimizeIsland(ctx, su.prob, s, i, ex)
+	res, err := search.MinimizeIsland(ctx, su.prob, s, su.m, i, ex)
 	if monitor != nil {
 		monitor.Done()
 	}
@@ -336,11 +340,11 @@ func Merge(ctx context.Context, p *Plan, o Options, dir string) (*Outcome, error
 		return nil, err
 	}
 	defer su.scorer.Close()
-	cks := make([]*Checkpoint, p.Islands)
+	cks := make([]*search.Checkpoint, p.Islands)
 	var missing []rundir.MissingIsland
 	skipped := map[int][]string{}
 	for i := range p.Islands {
-		ck, err := ReadCheckpoint(IslandDir(dir, i))
+		ck, err := search.ReadCheckpoint(IslandDir(dir, i))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			missing = append(missing, rundir.MissingIsland{Island: i, Reason: "never ran (no checkpoint)"})
@@ -348,7 +352,7 @@ func Merge(ctx context.Context, p *Plan, o Options, dir string) (*Outcome, error
 		case err != nil:
 			return nil, err
 		}
-		if err := rundir.Check(ck.source(), ck.Fields, islandFields(su.prob, searchSettings(su.prob, su.s), i)); err != nil {
+		if err := rundir.Check(ck.Source(), ck.Fields, search.IslandFingerprint(su.prob, su.s, su.m, i)); err != nil {
 			return nil, fmt.Errorf("tuner: %w", err)
 		}
 		cks[i] = ck
@@ -381,7 +385,7 @@ func Merge(ctx context.Context, p *Plan, o Options, dir string) (*Outcome, error
 	if len(missing) == p.Islands {
 		return nil, fmt.Errorf("tuner: %s: no island has run: nothing to merge", dir)
 	}
-	res, err := MergeResults(su.prob, cks)
+	res, err := search.MergeResults(su.prob, cks)
 	if err != nil {
 		return nil, err
 	}
@@ -389,7 +393,7 @@ func Merge(ctx context.Context, p *Plan, o Options, dir string) (*Outcome, error
 	if err != nil {
 		return nil, err
 	}
-	win, err := scorePickWindows(ctx, su.scorer, o, su.train, front)
+	win, err := pick.ScoreWindows(ctx, su.scorer, o.pickChecks(), su.train, front)
 	if err != nil {
 		return nil, err
 	}
@@ -442,10 +446,10 @@ type FileExchange struct {
 
 // migrants is the file of one island's population at one epoch.
 type migrants struct {
-	Fingerprint string   `json:"fingerprint"`
-	Generation  int      `json:"generation"`
-	Island      int      `json:"island"`
-	Members     []Member `json:"members"`
+	Fingerprint string          `json:"fingerprint"`
+	Generation  int             `json:"generation"`
+	Island      int             `json:"island"`
+	Members     []search.Member `json:"members"`
 }
 
 // EpochPath is the file of island's migrants at the migration of
@@ -455,7 +459,7 @@ func (x *FileExchange) EpochPath(gen, island int) string {
 }
 
 // Migrate implements Exchange.
-func (x *FileExchange) Migrate(ctx context.Context, gen, island int, pop []Member, want []int) (map[int][]Member, error) {
+func (x *FileExchange) Migrate(ctx context.Context, gen, island int, pop []search.Member, want []int) (map[int][]search.Member, error) {
 	path := x.EpochPath(gen, island)
 	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		return nil, fmt.Errorf("tuner: %w", err)
@@ -472,7 +476,7 @@ func (x *FileExchange) Migrate(ctx context.Context, gen, island int, pop []Membe
 		poll = 20 * time.Millisecond
 	}
 	deadline := time.Now().Add(x.Timeout)
-	got := map[int][]Member{}
+	got := map[int][]search.Member{}
 	for {
 		waiting := false
 		for _, j := range want {
@@ -578,7 +582,7 @@ func (x *FileExchange) Beat(ctx context.Context, island int) error {
 }
 
 // read reads island j's migrants of generation gen, if they are there.
-func (x *FileExchange) read(gen, j int) ([]Member, bool, error) {
+func (x *FileExchange) read(gen, j int) ([]search.Member, bool, error) {
 	path := x.EpochPath(gen, j)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -604,4 +608,18 @@ func (x *FileExchange) takeSkipped() []Skip {
 	s := x.skipped
 	x.skipped = nil
 	return s
+}
+
+// frontHypervolume is the train hypervolume of a status's front in norm's
+// box (0 for an empty front).
+func frontHypervolume(norm scoring.Normalizer, front []search.Member) float64 {
+	pts := make([][]float64, len(front))
+	for i, m := range front {
+		pts[i] = m.F
+	}
+	hv := norm.Hypervolume(pts)
+	if math.IsNaN(hv) {
+		return 0
+	}
+	return hv
 }

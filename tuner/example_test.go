@@ -3,44 +3,53 @@ package tuner_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 
+	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/run"
+	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
-	"github.com/ecotune/ecotune/tuner/testproblems"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
-func ExampleHypervolume() {
-	// Three points of a 2-objective front with reference (4, 4): strips of
-	// 3×1, 2×1 and 1×1.
-	front := [][]float64{{1, 3}, {2, 2}, {3, 1}}
-	fmt.Println(tuner.Hypervolume(front, []float64{4, 4}))
-	// Output: 6
-}
-
-func ExampleMinimize() {
-	res, err := tuner.Minimize(context.Background(), testproblems.ZDT1(), tuner.Settings{
-		Population:  100,
-		Generations: 250,
-		Seed:        1,
-	})
+// Tune idle-timeout on the first 2000 jobs of the embedded trace with a
+// tiny budget: the run directory holds the front, its manifest and the
+// checkpoint a resume continues from.
+func ExampleTune() {
+	tr, err := datasets.Default()
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	var pts [][]float64
-	for _, m := range res.Archive {
-		pts = append(pts, m.F)
-	}
-	hv := tuner.Hypervolume(pts, []float64{1, 1})
-	fmt.Printf("%d generations; hypervolume within 1 %% of the true front's 2/3: %v\n", res.Generations, hv > 0.99*2/3)
-	// Output: 250 generations; hypervolume within 1 % of the true front's 2/3: true
-}
-
-func ExampleParseConstraint() {
-	c, err := tuner.ParseConstraint("qos_p90<=always_on+0.1")
+	tr = &datasets.Trace{Meta: tr.Meta, Jobs: tr.Jobs[:2000]}
+	dir, err := os.MkdirTemp("", "tune-example")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(c.Name, c.Op, c.Bound, c.Relative)
-	// Output: qos_p90 <= 0.1 true
+	defer os.RemoveAll(dir)
+	o := tuner.Options{
+		Policy:   "idle-timeout",
+		Trace:    tr,
+		Sim:      sim.Options{Scheduler: sim.EASY},
+		Settings: search.Settings{Generations: 2, Seed: 1, Workers: 1},
+		Method:   search.NSGA2{Population: 8, Islands: 1},
+	}
+	out, err := tuner.Tune(context.Background(), o, run.Target{Dir: filepath.Join(dir, "run")})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("generations:", out.Meta.Generations, "front:", len(out.Front.Solutions) > 0)
+	for _, f := range []string{tuner.FrontJSON, tuner.FrontCSV, tuner.RunJSON, tuner.CheckpointJSON} {
+		_, err := os.Stat(filepath.Join(dir, "run", f))
+		fmt.Println(f, err == nil)
+	}
+	// Output:
+	// generations: 2 front: true
+	// front.json true
+	// front.csv true
+	// run.json true
+	// checkpoint.json true
 }

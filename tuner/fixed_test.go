@@ -10,48 +10,9 @@ import (
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
-	"github.com/ecotune/ecotune/tuner/testproblems"
+	"github.com/ecotune/ecotune/tuner/scoring"
+	"github.com/ecotune/ecotune/tuner/search"
 )
-
-// An island with fixed variables keeps them in every generation, migrants
-// included, while the other island searches everything; the result holds
-// candidates of both.
-func TestFixedIslandKeepsItsSubspace(t *testing.T) {
-	fixed := map[int]float64{0: 0.3, 1: 0}
-	s := tuner.Settings{Population: 16, Generations: 12, Islands: 2, MigrationEvery: 2, Migrants: 4, Seed: 5,
-		Fixed: []map[int]float64{fixed}}
-	conforms := func(x []float64) bool { return x[0] == 0.3 && x[1] == 0 }
-	generations := 0
-	s.Recorders = []tuner.Recorder{tuner.RecorderFunc(func(st *tuner.Status) error {
-		generations++
-		isl := st.Checkpoint.Islands
-		for _, m := range isl[0] {
-			if !conforms(m.X) {
-				t.Errorf("generation %d: island 0 holds %v", st.Generation, m.X[:2])
-			}
-		}
-		if st.Generation > 0 && !slices.ContainsFunc(isl[1], func(m tuner.Member) bool { return !conforms(m.X) }) {
-			t.Errorf("generation %d: island 1 holds only the subspace", st.Generation)
-		}
-		return nil
-	})}
-	res, err := tuner.Minimize(context.Background(), testproblems.ZDT1(), s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if generations != 13 {
-		t.Errorf("%d generations recorded, want 13", generations)
-	}
-	in := 0
-	for _, m := range res.Members {
-		if conforms(m.X) {
-			in++
-		}
-	}
-	if in == 0 || in == len(res.Members) {
-		t.Errorf("%d of %d final members in the subspace, want some and not all", in, len(res.Members))
-	}
-}
 
 // hgfs's reactive subspace fixes everything but min_idle, spare and
 // max_booting, at values that make it idle-timeout: every rule off, R2
@@ -111,11 +72,11 @@ func TestTuneReactiveIsland(t *testing.T) {
 		if _, err := tuner.Tune(context.Background(), o, tg); err != nil {
 			t.Fatal(err)
 		}
-		ck, err := tuner.ReadCheckpoint(dir)
+		ck, err := search.ReadCheckpoint(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		all := !slices.ContainsFunc(ck.Islands[0], func(m tuner.Member) bool { return !inCore(m.X) })
+		all := !slices.ContainsFunc(ck.Islands[0], func(m search.Member) bool { return !inCore(m.X) })
 		if all != on {
 			t.Errorf("reactive island %v: island 0 all in the core: %v", on, all)
 		}
@@ -124,13 +85,13 @@ func TestTuneReactiveIsland(t *testing.T) {
 
 // hgfsProblem is hgfs's spec and its tuning problem with no trace: enough
 // to encode and decode candidates.
-func hgfsProblem(t *testing.T) (policy.Spec, *tuner.PolicyProblem) {
+func hgfsProblem(t *testing.T) (policy.Spec, *scoring.PolicyProblem) {
 	t.Helper()
 	spec, err := policy.Lookup("hgfs")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := tuner.NewPolicyProblem(spec, nil, sim.Cluster{}, sim.Options{}, nil, nil, ecoobj.Scores{})
+	p, err := scoring.NewPolicyProblem(spec, nil, sim.Cluster{}, sim.Options{}, nil, nil, ecoobj.Scores{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,8 @@ import (
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	rundir "github.com/ecotune/ecotune/run"
+	"github.com/ecotune/ecotune/tuner/pick"
+	"github.com/ecotune/ecotune/tuner/scoring"
 )
 
 // SummaryJSON is the file TunePolicies writes in its directory.
@@ -161,7 +163,7 @@ func checkPolicyList(policies []string) error {
 		if err != nil {
 			return err
 		}
-		if spec.Clairvoyant || p == AlwaysOn {
+		if spec.Clairvoyant || p == scoring.AlwaysOn {
 			return fmt.Errorf("tuner: policy %s is a reference (always-on, the oracle), compared with every tuned policy already", p)
 		}
 		if seen[p] {
@@ -225,7 +227,7 @@ func hindsightPick(ch PresetChoice, sols []Solution, spec policy.Spec) *Hindsigh
 // scores alone: no replay. The presets are o's, which resumeRun found
 // to be the run's.
 func fillHindsight(m *RunMeta, f *Front, o Options) error {
-	ao, ok := m.References[AlwaysOn]
+	ao, ok := m.References[scoring.AlwaysOn]
 	if !ok || ao.Test == nil {
 		return nil
 	}
@@ -235,7 +237,7 @@ func fillHindsight(m *RunMeta, f *Front, o Options) error {
 	}
 	for k := range m.Presets {
 		ch := &m.Presets[k]
-		i := slices.IndexFunc(o.Presets, func(p Preset) bool { return p.Name == ch.Name })
+		i := slices.IndexFunc(o.Presets, func(p pick.Preset) bool { return p.Name == ch.Name })
 		if ch.HindsightRow != nil || ch.Row < 0 || i < 0 {
 			continue
 		}

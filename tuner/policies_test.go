@@ -12,6 +12,7 @@ import (
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/pick"
 )
 
 // TestTunePoliciesContract tunes two policies on a small budget and checks
@@ -191,7 +192,7 @@ func TestTunePoliciesResume(t *testing.T) {
 
 	repick := o
 	repick.PickLoads = []float64{0.8}
-	repick.PickAggregate = tuner.PickWindowMean
+	repick.PickAggregate = pick.PickWindowMean
 	if _, err := tuner.TunePolicies(context.Background(), repick, rg, policies); err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +205,7 @@ func TestTunePoliciesResume(t *testing.T) {
 			if ch.Name == "rel10" && !slices.Equal(ch.Loads, []float64{0.8}) {
 				t.Errorf("%s: rel10 checked on loads %v after a resume with --pick-loads 0.8", p, ch.Loads)
 			}
-			if ch.Name == "rel10" && ch.Windows > 0 && ch.WindowAggregate != tuner.PickWindowMean {
+			if ch.Name == "rel10" && ch.Windows > 0 && ch.WindowAggregate != pick.PickWindowMean {
 				t.Errorf("%s: rel10's windows aggregated by %q after a resume with the mean", p, ch.WindowAggregate)
 			}
 		}

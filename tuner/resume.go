@@ -8,6 +8,8 @@ import (
 	"slices"
 
 	rundir "github.com/ecotune/ecotune/run"
+	"github.com/ecotune/ecotune/tuner/pick"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // resumeRun says how TunePolicies and TuneWindows resume o's run in dir:
@@ -50,7 +52,7 @@ func resumeRun(o Options, dir string) (resume bool, meta *RunMeta, front *Front,
 		return false, nil, nil, err
 	}
 	if hasCheckpoint {
-		ck, err := ReadCheckpoint(dir)
+		ck, err := search.ReadCheckpoint(dir)
 		if err != nil {
 			return false, nil, nil, err
 		}
@@ -62,7 +64,7 @@ func resumeRun(o Options, dir string) (resume bool, meta *RunMeta, front *Front,
 				was[k] = v
 			}
 		}
-		if err := rundir.Check(ck.path, was, want); err != nil {
+		if err := rundir.Check(ck.Path(), was, want); err != nil {
 			return false, nil, nil, fmt.Errorf("tuner: %w", err)
 		}
 		if !samePickChecks(m, o) || !reachedBudget(m, o.Settings) {
@@ -76,7 +78,7 @@ func resumeRun(o Options, dir string) (resume bool, meta *RunMeta, front *Front,
 // reachedBudget reports whether the finished run m went as far as s
 // asks: its generations, or its evaluation budget. A run given a larger
 // budget resumes through Tune, which continues its search.
-func reachedBudget(m *RunMeta, s Settings) bool {
+func reachedBudget(m *RunMeta, s search.Settings) bool {
 	return m.Generations >= s.Generations || (s.Evaluations > 0 && m.Evaluations >= s.Evaluations)
 }
 
@@ -84,14 +86,14 @@ func reachedBudget(m *RunMeta, s Settings) bool {
 // the train windows and loads o asks for, with its window aggregate (a
 // run that did not record one checked the mean).
 func samePickChecks(m *RunMeta, o Options) bool {
-	k, loads, agg := pickWindowCount(o, m.TrainJobs), pickLoads(o), pickAggregate(o)
+	k, loads, agg := o.pickChecks().Resolved(m.TrainJobs)
 	for _, ch := range m.Presets {
 		if !ch.Relative || ch.Row < 0 {
 			continue
 		}
 		was := ch.WindowAggregate
 		if was == "" {
-			was = PickWindowMean
+			was = pick.PickWindowMean
 		}
 		if ch.Windows != k || !slices.Equal(ch.Loads, loads) || k > 0 && was != agg {
 			return false

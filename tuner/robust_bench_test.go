@@ -10,6 +10,8 @@ import (
 
 	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/scoring"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 var robustEvals = flag.Int("robust-evals", 10000, "evaluations of each tune of BenchmarkRobustTune")
@@ -17,8 +19,8 @@ var robustEvals = flag.Int("robust-evals", 10000, "evaluations of each tune of B
 // thinRelative are the thinned-relative robust settings: 4 windows, each
 // replayed as logged and thinned to 0.8, qos_p90 relative to always-on's,
 // cvar at 0.5.
-func thinRelative() Robust {
-	return Robust{Windows: 4, Thin: 0.8, Relative: true, Aggregate: AggregateCVaR}
+func thinRelative() scoring.Robust {
+	return scoring.Robust{Windows: 4, Thin: 0.8, Relative: true, Aggregate: scoring.AggregateCVaR}
 }
 
 // BenchmarkRobustTune measures what robust evaluation costs: one op is a
@@ -34,13 +36,13 @@ func BenchmarkRobustTune(b *testing.B) {
 	tr := openSP2(b)
 	for _, bc := range []struct {
 		name   string
-		robust Robust
-	}{{"plain", Robust{}}, {"robust", DefaultRobust()}, {"thin-relative", thinRelative()}} {
+		robust scoring.Robust
+	}{{"plain", scoring.Robust{}}, {"robust", scoring.DefaultRobust()}, {"thin-relative", thinRelative()}} {
 		b.Run(bc.name, func(b *testing.B) {
 			cpu0 := processCPU(b)
 			for range b.N {
 				o := Options{Policy: "hgfs", Trace: tr, Split: rundir.Holdout(0.7), Sim: sim.Options{Scheduler: sim.EASY}, Robust: bc.robust,
-					Settings: Settings{Population: 32, Islands: 2, Generations: 100000, MigrationEvery: 5, Evaluations: *robustEvals, Seed: 1}}
+					Settings: search.Settings{Generations: 100000, Evaluations: *robustEvals, Seed: 1}, Method: search.NSGA2{Population: 32, Islands: 2, MigrationEvery: 5}}
 				out, err := Tune(context.Background(), o, rundir.Target{Dir: filepath.Join(b.TempDir(), "run")})
 				if err != nil {
 					b.Fatal(err)
@@ -59,39 +61,4 @@ func processCPU(b *testing.B) time.Duration {
 		b.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// BenchmarkEvaluateRobust is BenchmarkEvaluate's hgfs evaluation with
-// robust replays (SDSC-SP2 train split, EASY, seed 1) — DefaultRobust,
-// and the thinned-relative settings (4 windows, each as logged and
-// thinned to 0.8, relative qos_p90) — on one evaluator cycling over the
-// same 16 random candidates: ns/op over BenchmarkEvaluate's is what
-// robustness costs a candidate, "promoted" the fraction of candidates
-// replayed past the screening window.
-func BenchmarkEvaluateRobust(b *testing.B) {
-	tr := openSP2(b)
-	for _, bc := range []struct {
-		name   string
-		robust Robust
-	}{{"default", DefaultRobust()}, {"thin-relative", thinRelative()}} {
-		b.Run(bc.name, func(b *testing.B) {
-			o, err := Options{Policy: "hgfs", Trace: tr, Split: rundir.Holdout(0.7), Sim: sim.Options{Scheduler: sim.EASY},
-				Robust: bc.robust, Settings: Settings{Population: 32, Islands: 2, Seed: 1, Workers: 1}}.withDefaults()
-			if err != nil {
-				b.Fatal(err)
-			}
-			su, err := newSetup(context.Background(), o, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer su.scorer.Close()
-			ev, err := su.prob.NewEvaluator()
-			if err != nil {
-				b.Fatal(err)
-			}
-			benchEvaluator(b, su.prob, ev)
-			re := ev.(*robustEvaluator)
-			b.ReportMetric(float64(re.promoted)/float64(re.evaluated), "promoted")
-		})
-	}
 }

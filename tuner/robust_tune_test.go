@@ -9,12 +9,13 @@ import (
 
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/scoring"
 )
 
 // robustTune is smallTune with robust evaluation on.
 func robustTune(t *testing.T, dir string) (tuner.Options, run.Target) {
 	o, tg := smallTune(t, dir)
-	o.Robust = tuner.Robust{Windows: 3, Replicas: 1, Jitter: 900, Aggregate: tuner.AggregateCVaR}
+	o.Robust = scoring.Robust{Windows: 3, Replicas: 1, Jitter: 900, Aggregate: scoring.AggregateCVaR}
 	return o, tg
 }
 
@@ -40,7 +41,7 @@ func TestRobustTuneSameWhateverWorkers(t *testing.T) {
 	if plain.Meta.Robust != nil {
 		t.Errorf("a plain run records robust %+v", plain.Meta.Robust)
 	}
-	ra, pa := m.References[tuner.AlwaysOn], plain.Meta.References[tuner.AlwaysOn]
+	ra, pa := m.References[scoring.AlwaysOn], plain.Meta.References[scoring.AlwaysOn]
 	if ra.Train == pa.Train {
 		t.Error("robust always-on train scores equal the plain replay's: not aggregated")
 	}
@@ -64,9 +65,9 @@ func TestRobustResumeOtherSettingsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, change := range map[string]func(*tuner.Options){
-		"aggregate": func(o *tuner.Options) { o.Robust.Aggregate = tuner.AggregateWorst },
+		"aggregate": func(o *tuner.Options) { o.Robust.Aggregate = scoring.AggregateWorst },
 		"windows":   func(o *tuner.Options) { o.Robust.Windows = 2 },
-		"plain":     func(o *tuner.Options) { o.Robust = tuner.Robust{} },
+		"plain":     func(o *tuner.Options) { o.Robust = scoring.Robust{} },
 	} {
 		o2, tg2 := robustTune(t, dir)
 		change(&o2)
@@ -102,7 +103,7 @@ func TestRobustPlanIslands(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "dist")
 	p := writeReadPlan(t, o, tg, dir)
-	if p.Robust == nil || *p.Robust != (tuner.Robust{Windows: 3, Replicas: 1, Jitter: 900, Aggregate: tuner.AggregateCVaR, Alpha: 0.5}) {
+	if p.Robust == nil || *p.Robust != (scoring.Robust{Windows: 3, Replicas: 1, Jitter: 900, Aggregate: scoring.AggregateCVaR, Alpha: 0.5}) {
 		t.Fatalf("plan robust = %+v", p.Robust)
 	}
 	po, err := p.Options(o.Trace, 1)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
 	rundir "github.com/ecotune/ecotune/run"
+	"github.com/ecotune/ecotune/tuner/scoring"
 )
 
 // Files TuneWindows writes into its directory, beside window-1 … window-K.
@@ -309,7 +309,7 @@ func windowStats(ws []Window, presets []string) (mean, sd *WindowStats) {
 	for i, w := range ws {
 		hv[i] = w.TestHypervolume
 	}
-	mean.TestHypervolume, sd.TestHypervolume = meanSD(hv)
+	mean.TestHypervolume, sd.TestHypervolume = scoring.MeanSD(hv)
 	for pi, name := range presets {
 		pm, ps := PickStats{Name: name, Test: map[string]float64{}}, PickStats{Name: name, Test: map[string]float64{}}
 		for _, score := range WindowScores {
@@ -319,32 +319,12 @@ func windowStats(ws []Window, presets []string) (mean, sd *WindowStats) {
 					xs = append(xs, w.Presets[pi].Test[score])
 				}
 			}
-			pm.Test[score], ps.Test[score] = meanSD(xs)
+			pm.Test[score], ps.Test[score] = scoring.MeanSD(xs)
 		}
 		mean.Presets = append(mean.Presets, pm)
 		sd.Presets = append(sd.Presets, ps)
 	}
 	return mean, sd
-}
-
-// meanSD is the mean and sample standard deviation (n − 1) of xs, 0 for
-// what fewer values leave undefined.
-func meanSD(xs []float64) (mean, sd float64) {
-	if len(xs) == 0 {
-		return 0, 0
-	}
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	if len(xs) < 2 {
-		return mean, 0
-	}
-	ss := 0.0
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(ss / float64(len(xs)-1))
 }
 
 // writeSummary writes windows.json and windows.csv into dir, atomically.

@@ -20,6 +20,8 @@ import (
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/scoring"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // nasaJobs is the first n jobs of the NASA iPSC/860 trace (the embedded
@@ -41,7 +43,7 @@ func windowsOptions(t *testing.T, dir string) (tuner.Options, run.Target) {
 		Policy:   "hgfs",
 		Trace:    nasaJobs(t, 3200),
 		Sim:      sim.Options{Scheduler: sim.EASY},
-		Settings: tuner.Settings{Population: 8, Generations: 1, Seed: 5},
+		Settings: search.Settings{Generations: 1, Seed: 5}, Method: search.NSGA2{Population: 8},
 	}, run.Target{Dir: dir, Provenance: run.Provenance{Trace: "nasa-3200"}}
 }
 
@@ -129,7 +131,7 @@ func TestTuneWindows(t *testing.T) {
 				t.Errorf("window %d preset %s: summary %+v, run.json %+v with test %v", k, ch.Name, p, ch, want)
 			}
 		}
-		for _, ref := range []string{tuner.AlwaysOn, tuner.Oracle} {
+		for _, ref := range []string{scoring.AlwaysOn, scoring.Oracle} {
 			sc := meta.References[ref].Test
 			if sc == nil || w.References[ref][obj.OffNodeSeconds] != float64(sc.OffNodeSeconds) || w.References[ref][obj.QoSP90] != sc.QoSP90 {
 				t.Errorf("window %d reference %s: summary %v, run.json %+v", k, ref, w.References[ref], sc)
@@ -219,9 +221,9 @@ func checkFiles(t *testing.T, dir string, s *tuner.WindowsSummary) {
 // cancelInSearch is a Recorder that calls cancel once the k-th search of
 // a series (windows, policies, seeds) has finished its generation 1:
 // generation 0 opens each search.
-func cancelInSearch(k int, cancel func()) tuner.Recorder {
+func cancelInSearch(k int, cancel func()) search.Recorder {
 	starts := 0
-	return tuner.RecorderFunc(func(s *tuner.Status) error {
+	return search.RecorderFunc(func(s *search.Status) error {
 		if s.Generation == 0 {
 			starts++
 		}
@@ -247,7 +249,7 @@ func TestTuneWindowsResume(t *testing.T) {
 	cut.Settings.Generations = 2
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cut.Settings.Recorders = []tuner.Recorder{cancelInSearch(2, cancel)} // in window 2
+	cut.Settings.Recorders = []search.Recorder{cancelInSearch(2, cancel)} // in window 2
 	out, err := tuner.TuneWindows(ctx, cut, ct, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -374,7 +376,7 @@ func ExampleTuneWindows() {
 	out, err := tuner.TuneWindows(context.Background(), tuner.Options{
 		Policy:   "idle-timeout",
 		Trace:    tr,
-		Settings: tuner.Settings{Population: 8, Generations: 1, Seed: 1},
+		Settings: search.Settings{Generations: 1, Seed: 1}, Method: search.NSGA2{Population: 8},
 	}, run.Target{Dir: dir}, 2)
 	if err != nil {
 		fmt.Println(err)

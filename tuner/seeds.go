@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	rundir "github.com/ecotune/ecotune/run"
+	"github.com/ecotune/ecotune/tuner/scoring"
 )
 
 // SeedsJSON is the file TuneSeeds writes in its directory.
@@ -161,7 +162,7 @@ func summarizeSeeds(runs []*PoliciesSummary, policies []string, cut *PoliciesSum
 		for _, r := range runs {
 			if i := slices.IndexFunc(r.Policies, func(p PolicySummary) bool { return p.Policy == name }); i >= 0 {
 				per = append(per, r.Policies[i])
-				oracles = append(oracles, r.References[Oracle])
+				oracles = append(oracles, r.References[scoring.Oracle])
 			}
 		}
 		if len(per) > 0 {

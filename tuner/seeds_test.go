@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/scoring"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // TestTuneSeeds: a comparison over seeds 3 and 4 is the two comparisons
@@ -73,7 +75,7 @@ func TestTuneSeeds(t *testing.T) {
 				if p.Hindsight.FeasibleTest {
 					hindFeasible++
 				}
-				oracle := float64(ps.References[tuner.Oracle].Test.OffNodeSeconds)
+				oracle := float64(ps.References[scoring.Oracle].Test.OffNodeSeconds)
 				share = append(share, float64(p.Test.OffNodeSeconds)/oracle)
 				hind = append(hind, float64(p.Hindsight.Test.OffNodeSeconds)/oracle)
 			}
@@ -123,7 +125,7 @@ func TestTuneSeeds(t *testing.T) {
 	o.Settings.Generations = 2
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	o.Settings.Recorders = []tuner.Recorder{cancelInSearch(3, cancel)}
+	o.Settings.Recorders = []search.Recorder{cancelInSearch(3, cancel)}
 	part, err := tuner.TuneSeeds(ctx, o, tg, policies, seeds)
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,9 @@ import (
 	"github.com/ecotune/ecotune/policy"
 	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/pick"
+	"github.com/ecotune/ecotune/tuner/scoring"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // Options describe the search of one tuning run: the problem (policy,
@@ -33,9 +36,9 @@ type Options struct {
 	Split       rundir.Split
 	Cluster     *sim.Cluster // nil: sim.ClusterFromTrace
 	Sim         sim.Options
-	Objectives  []Objective  // default DefaultObjectives
-	Constraints []Constraint // on the train split
-	Presets     []Preset     // default DefaultPresets
+	Objectives  []Objective          // default DefaultObjectives
+	Constraints []scoring.Constraint // on the train split
+	Presets     []pick.Preset        // default DefaultPresets
 	// PickWindows is the number of train windows a relative preset's bound
 	// is also checked on (0: DefaultPickWindows; 1 or negative: none).
 	PickWindows int
@@ -67,8 +70,12 @@ type Options struct {
 	// (windows, jittered replicas) aggregated; the zero value is one plain
 	// replay, the default (see DefaultRobust for the measurements). See
 	// Robust.
-	Robust   Robust
-	Settings Settings
+	Robust scoring.Robust
+	// Settings are the search's budget, seed, workers and recorders.
+	Settings search.Settings
+	// Method is NSGA-II's population and islands (zero fields:
+	// search.DefaultNSGA2's).
+	Method search.NSGA2
 	// Monitor, when set, watches the run (cmd's progress bar): it sees
 	// every generation with Status.Hypervolume set to the train split's.
 	Monitor Monitor
@@ -79,7 +86,7 @@ type Options struct {
 // Status.Hypervolume set) and Done when its search ends; TuneWindows
 // calls Note between its windows.
 type Monitor interface {
-	Recorder
+	search.Recorder
 	// Note is a line about the run between searches (TuneWindows: which
 	// window starts, which is kept).
 	Note(line string)
@@ -113,22 +120,22 @@ func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
 	}
 	defer su.scorer.Close()
 	prob, norm, refs, train, test, scorer, s := su.prob, su.norm, su.refs, su.train, su.test, su.scorer, su.s
-	ckw := &CheckpointWriter{Dir: t.Dir}
+	ckw := &search.CheckpointWriter{Dir: t.Dir}
 	defer ckw.Close()
 	s.Recorders = append(slices.Clip(s.Recorders), ckw)
 	if o.Monitor != nil {
-		prog := NewProgress(norm)
-		s.Recorders = append(s.Recorders, RecorderFunc(func(st *Status) error {
+		prog := scoring.NewProgress(norm)
+		s.Recorders = append(s.Recorders, search.RecorderFunc(func(st *search.Status) error {
 			st.Hypervolume = prog.Add(st.Front) // best so far: never falls
 			return o.Monitor.Record(st)
 		}))
 	}
 	if t.Resume {
-		if s.Resume, err = ReadCheckpoint(t.Dir); err != nil {
+		if s.Resume, err = search.ReadCheckpoint(t.Dir); err != nil {
 			return nil, err
 		}
 	}
-	res, err := Minimize(ctx, prob, s)
+	res, err := search.Minimize(ctx, prob, s, su.m)
 	if o.Monitor != nil {
 		o.Monitor.Done()
 	}
@@ -149,7 +156,7 @@ func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	win, err := scorePickWindows(ctx, scorer, o, train, front)
+	win, err := pick.ScoreWindows(ctx, scorer, o.pickChecks(), train, front)
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return interrupted, nil
 	}
@@ -186,11 +193,12 @@ func fixEverywhere(fixed []map[int]float64, fix map[int]float64, islands int) []
 // fingerprint). Tune, an island that runs apart and a merge share it.
 type setup struct {
 	train, test *datasets.Trace
-	scorer      *Scorer
+	scorer      *scoring.Scorer
 	refs        map[string]Reference
-	prob        *PolicyProblem
-	norm        Normalizer
-	s           Settings
+	prob        *scoring.PolicyProblem
+	norm        scoring.Normalizer
+	s           search.Settings
+	m           search.NSGA2
 }
 
 // newSetup makes the setup of o (with its defaults); prepare, when set,
@@ -209,47 +217,42 @@ func newSetup(ctx context.Context, o Options, prepare func() error) (*setup, err
 			return nil, err
 		}
 	}
-	scorer := NewScorer(*o.Cluster, o.Sim, o.Settings.Workers)
+	scorer := scoring.NewScorer(*o.Cluster, o.Sim, o.Settings.Workers)
 	su := &setup{train: train, test: test, scorer: scorer}
 	fail := func(err error) (*setup, error) {
 		scorer.Close()
 		return nil, err
 	}
-	if su.refs, err = references(ctx, scorer, train, test); err != nil {
+	if su.refs, err = scoring.References(ctx, scorer, train, test); err != nil {
 		return fail(err)
 	}
-	var rb *robustEval
-	var aoScreen objectives.Scores
-	if !o.Robust.IsZero() {
-		if rb, aoScreen, err = newRobustEval(ctx, o, scorer, train, su.refs); err != nil {
+	if o.Robust.IsZero() {
+		su.prob, err = scoring.NewPolicyProblem(spec, train, *o.Cluster, o.Sim, o.Objectives, o.Constraints, su.refs[scoring.AlwaysOn].Train)
+	} else {
+		var re *scoring.RobustEval
+		if re, err = scoring.NewRobustEval(ctx, o.Robust, o.Settings.Seed, scorer, train, su.refs); err != nil {
 			return fail(err)
 		}
+		su.prob, err = scoring.NewRobustPolicyProblem(ctx, re, scorer, o.Method.Population, o.NoScheduleRule,
+			spec, train, *o.Cluster, o.Sim, o.Objectives, o.Constraints, su.refs[scoring.AlwaysOn].Train)
 	}
-	if su.prob, err = NewPolicyProblem(spec, train, *o.Cluster, o.Sim, o.Objectives, o.Constraints, su.refs[AlwaysOn].Train); err != nil {
+	if err != nil {
 		return fail(err)
 	}
 	if su.norm, err = trainNormalizer(su.refs, o.Objectives); err != nil {
 		return fail(err)
 	}
-	s := o.Settings
+	s, m := o.Settings, o.Method
 	s.Initial = su.prob.Seeds()
-	if fixed := su.prob.ReactiveFixed(); o.ReactiveIsland && fixed != nil && s.Islands > 1 {
-		s.Fixed = []map[int]float64{fixed} // island 0 searches the reactive core
+	if fixed := su.prob.ReactiveFixed(); o.ReactiveIsland && fixed != nil && m.Islands > 1 {
+		m.Fixed = []map[int]float64{fixed} // island 0 searches the reactive core
 	}
-	off := su.prob.ScheduleRuleFixed()
-	if o.NoScheduleRule && off != nil {
-		s.Fixed = fixEverywhere(s.Fixed, off, s.Islands)
-	} else {
-		off = nil
-	}
-	if rb != nil {
-		if err := rb.attach(ctx, scorer, su.prob, aoScreen, s.Population, off); err != nil {
-			return fail(err)
-		}
+	if off := su.prob.ScheduleRuleFixed(); o.NoScheduleRule && off != nil {
+		m.Fixed = fixEverywhere(m.Fixed, off, m.Islands)
 	}
 	s.Fingerprint = o.fingerprint()
-	s.workers = scorer.pool
-	su.s = s
+	s.Pool = scorer.Pool()
+	su.s, su.m = s, m
 	return su, nil
 }
 
@@ -261,24 +264,25 @@ func (o Options) withDefaults() (Options, error) {
 		o.Split = rundir.Holdout(0.7)
 	}
 	if o.Objectives == nil {
-		o.Objectives = DefaultObjectives()
+		o.Objectives = scoring.DefaultObjectives()
 	}
 	if o.Presets == nil {
-		o.Presets = DefaultPresets()
+		o.Presets = pick.DefaultPresets()
 	}
-	o.Settings = o.Settings.withDefaults()
+	o.Settings = o.Settings.WithDefaults()
+	o.Method = o.Method.WithDefaults()
 	var err error
-	if err := ValidPickLoads(o.PickLoads); err != nil {
+	if err := pick.ValidPickLoads(o.PickLoads); err != nil {
 		return o, err
 	}
-	if err := ValidPickAggregate(o.PickAggregate); err != nil {
+	if err := pick.ValidPickAggregate(o.PickAggregate); err != nil {
 		return o, err
 	}
-	if o.Robust, err = NormalizeRobust(o.Robust); err != nil {
+	if o.Robust, err = scoring.NormalizeRobust(o.Robust); err != nil {
 		return o, err
 	}
 	if o.MaxFront == 0 {
-		o.MaxFront = max(100, 2*o.Settings.Population)
+		o.MaxFront = max(100, 2*o.Method.Population)
 	}
 	if o.Cluster == nil {
 		c, err := sim.ClusterFromTrace(o.Trace.Meta)
@@ -323,49 +327,16 @@ func (o Options) fingerprint() rundir.Fingerprint {
 	return f
 }
 
-// references scores always-on and the oracle (the hypervolume box) on
-// both splits.
-func references(ctx context.Context, sc *Scorer, train, test *datasets.Trace) (map[string]Reference, error) {
-	names := []string{AlwaysOn, boundName()}
-	configs := make([]policy.Config, len(names))
-	for i, n := range names {
-		spec, err := policy.Lookup(n)
-		if err != nil {
-			return nil, err
-		}
-		configs[i] = spec.Fill(policy.Config{Name: n})
-	}
-	tr, err := sc.ScoreConfigs(ctx, train, configs)
-	if err != nil {
-		return nil, fmt.Errorf("tuner: references on the train split: %w", err)
-	}
-	var te []objectives.Scores
-	if test != nil {
-		if te, err = sc.ScoreConfigs(ctx, test, configs); err != nil {
-			return nil, fmt.Errorf("tuner: references on the test split: %w", err)
-		}
-	}
-	refs := make(map[string]Reference, len(names))
-	for i, n := range names {
-		r := Reference{Config: configs[i], Train: tr[i]}
-		if te != nil {
-			r.Test = &te[i]
-		}
-		refs[n] = r
-	}
-	return refs, nil
-}
-
 // buildFront turns the search's archive into the front: capped (by
 // hypervolume contribution on the train split), decoded,
 // scored in full on train and test, sorted by objectives, presets chosen.
-func buildFront(ctx context.Context, sc *Scorer, prob *PolicyProblem, res *Result, o Options, norm Normalizer, train, test *datasets.Trace) (*Front, error) {
+func buildFront(ctx context.Context, sc *scoring.Scorer, prob *scoring.PolicyProblem, res *search.Result, o Options, norm scoring.Normalizer, train, test *datasets.Trace) (*Front, error) {
 	arch := capFront(res.Archive, norm, o.MaxFront)
 	configs := make([]policy.Config, len(arch))
 	for i, m := range arch {
 		configs[i] = prob.Config(m.X)
 	}
-	trs, err := trainScores(ctx, sc, prob, train, configs)
+	trs, err := scoring.TrainScores(ctx, sc, prob, train, configs)
 	if err != nil {
 		return nil, err
 	}
@@ -384,8 +355,8 @@ func buildFront(ctx context.Context, sc *Scorer, prob *PolicyProblem, res *Resul
 		f.Solutions = append(f.Solutions, s)
 	}
 	slices.SortStableFunc(f.Solutions, func(a, b Solution) int {
-		fa, _ := objectiveVector(a.Train, o.Objectives)
-		fb, _ := objectiveVector(b.Train, o.Objectives)
+		fa, _ := scoring.ObjectiveVector(a.Train, o.Objectives)
+		fb, _ := scoring.ObjectiveVector(b.Train, o.Objectives)
 		return slices.Compare(fa, fb)
 	})
 	return f, nil
@@ -396,7 +367,7 @@ func buildFront(ctx context.Context, sc *Scorer, prob *PolicyProblem, res *Resul
 // shrink as the selection grows, so stale ones are upper bounds). Members
 // that add nothing (beyond the reference point) fill the remaining places
 // in their original order. The kept members stay in their original order.
-func capFront(ms []Member, norm Normalizer, n int) []Member {
+func capFront(ms []search.Member, norm scoring.Normalizer, n int) []search.Member {
 	if len(ms) <= n {
 		return ms
 	}
@@ -404,10 +375,10 @@ func capFront(ms []Member, norm Normalizer, n int) []Member {
 	for i, m := range ms {
 		pts[i] = norm.Normalize(m.F)
 	}
-	ref := norm.nadir()
+	ref := norm.Nadir()
 	gain := make([]float64, len(ms))
 	for i, p := range pts {
-		gain[i] = Hypervolume([][]float64{p}, ref)
+		gain[i] = search.Hypervolume([][]float64{p}, ref)
 	}
 	chosen := make([]bool, len(ms))
 	var sel [][]float64
@@ -424,7 +395,7 @@ func capFront(ms []Member, norm Normalizer, n int) []Member {
 			if best < 0 || gain[best] <= 0 {
 				break
 			}
-			fresh := Hypervolume(append(sel, pts[best]), ref) - base
+			fresh := search.Hypervolume(append(sel, pts[best]), ref) - base
 			if fresh >= gain[best]*(1-1e-12) {
 				break // still at least every other (stale, upper-bound) gain
 			}
@@ -435,7 +406,7 @@ func capFront(ms []Member, norm Normalizer, n int) []Member {
 		}
 		chosen[best] = true
 		sel = append(sel, pts[best])
-		base = Hypervolume(sel, ref)
+		base = search.Hypervolume(sel, ref)
 	}
 	for i := 0; i < len(ms) && len(sel) < n; i++ {
 		if !chosen[i] {
@@ -443,7 +414,7 @@ func capFront(ms []Member, norm Normalizer, n int) []Member {
 			sel = append(sel, pts[i])
 		}
 	}
-	out := make([]Member, 0, n)
+	out := make([]search.Member, 0, n)
 	for i, m := range ms {
 		if chosen[i] {
 			out = append(out, m)
@@ -453,7 +424,7 @@ func capFront(ms []Member, norm Normalizer, n int) []Member {
 }
 
 // runMeta fills run.json.
-func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *Result, front *Front, refs map[string]Reference, win *pickWindows, train, test *datasets.Trace) (*RunMeta, error) {
+func runMeta(o Options, pv rundir.Provenance, prob *scoring.PolicyProblem, res *search.Result, front *Front, refs map[string]Reference, win *pick.Windows, train, test *datasets.Trace) (*RunMeta, error) {
 	cluster, err := json.Marshal(o.Cluster)
 	if err != nil {
 		return nil, fmt.Errorf("tuner: cluster: %w", err)
@@ -470,8 +441,8 @@ func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *Result, 
 		Hypervolume: map[string]float64{},
 		References:  refs,
 		Objectives:  o.Objectives,
-		Population:  o.Settings.Population,
-		Islands:     o.Settings.Islands,
+		Population:  o.Method.Population,
+		Islands:     o.Method.Islands,
 		TrainJobs:   len(train.Jobs),
 		Interrupted: res.Interrupted,
 		Normalizers: map[string]rundir.Normalizer{},
@@ -496,18 +467,18 @@ func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *Result, 
 	if test != nil {
 		m.TestJobs = len(test.Jobs)
 	}
-	bound := boundName()
+	bound := scoring.BoundName()
 	for _, split := range []string{"train", "test"} {
-		a, b, ok := refs[AlwaysOn].On(split), refs[bound].On(split), true
+		a, b, ok := refs[scoring.AlwaysOn].On(split), refs[bound].On(split), true
 		if a == nil || b == nil {
 			continue
 		}
-		fa, err := objectiveVector(*a, o.Objectives)
+		fa, err := scoring.ObjectiveVector(*a, o.Objectives)
 		if err != nil {
 			return nil, err
 		}
-		fb, _ := objectiveVector(*b, o.Objectives)
-		norm := NewNormalizer(o.Objectives, fa, fb)
+		fb, _ := scoring.ObjectiveVector(*b, o.Objectives)
+		norm := scoring.NewNormalizer(o.Objectives, fa, fb)
 		var pts [][]float64
 		for _, s := range front.Solutions {
 			sc := s.On(split)
@@ -515,7 +486,7 @@ func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *Result, 
 				ok = false
 				break
 			}
-			f, _ := objectiveVector(*sc, o.Objectives)
+			f, _ := scoring.ObjectiveVector(*sc, o.Objectives)
 			pts = append(pts, f)
 		}
 		if ok {
@@ -524,14 +495,14 @@ func runMeta(o Options, pv rundir.Provenance, prob *PolicyProblem, res *Result, 
 		}
 	}
 	for _, p := range o.Presets {
-		ch, err := p.chooseWindows(front.Solutions, o.Objectives, refs[AlwaysOn].Train, win)
+		ch, err := p.ChooseWindows(front.Solutions, o.Objectives, refs[scoring.AlwaysOn].Train, win)
 		if err != nil {
 			return nil, err
 		}
-		if err := p.Assess(&ch, front.Solutions, refs[AlwaysOn].Test); err != nil {
+		if err := p.Assess(&ch, front.Solutions, refs[scoring.AlwaysOn].Test); err != nil {
 			return nil, err
 		}
-		if err := p.Hindsight(&ch, front.Solutions, o.Objectives, refs[AlwaysOn].Test); err != nil {
+		if err := p.Hindsight(&ch, front.Solutions, o.Objectives, refs[scoring.AlwaysOn].Test); err != nil {
 			return nil, err
 		}
 		m.Presets = append(m.Presets, ch)
@@ -571,14 +542,19 @@ func jobsDigest(jobs []datasets.Job) string {
 }
 
 // trainNormalizer is the hypervolume box of the train split.
-func trainNormalizer(refs map[string]Reference, objs []Objective) (Normalizer, error) {
-	a, err := objectiveVector(refs[AlwaysOn].Train, objs)
+func trainNormalizer(refs map[string]Reference, objs []Objective) (scoring.Normalizer, error) {
+	a, err := scoring.ObjectiveVector(refs[scoring.AlwaysOn].Train, objs)
 	if err != nil {
-		return Normalizer{}, err
+		return scoring.Normalizer{}, err
 	}
-	b, err := objectiveVector(refs[boundName()].Train, objs)
+	b, err := scoring.ObjectiveVector(refs[scoring.BoundName()].Train, objs)
 	if err != nil {
-		return Normalizer{}, err
+		return scoring.Normalizer{}, err
 	}
-	return NewNormalizer(objs, a, b), nil
+	return scoring.NewNormalizer(objs, a, b), nil
+}
+
+// pickChecks are o's checks of the presets' bounds beyond the train split.
+func (o Options) pickChecks() pick.Checks {
+	return pick.Checks{Windows: o.PickWindows, Loads: o.PickLoads, Aggregate: o.PickAggregate, Presets: o.Presets, Seed: o.Settings.Seed}
 }

@@ -3,7 +3,9 @@ package tuner
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"runtime"
 	"testing"
@@ -14,6 +16,8 @@ import (
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/scoring"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // BenchmarkEvaluations measures hgfs candidate evaluations per second on
@@ -29,12 +33,18 @@ func BenchmarkEvaluations(b *testing.B) {
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(workers))
-			pl, err := newPool(prob, workers, nil)
-			if err != nil {
-				b.Fatal(err)
+			ws := search.NewWorkers(workers)
+			defer ws.Close()
+			evs := make([]search.Evaluator, workers)
+			fs := make([][]float64, workers)
+			for w := range evs {
+				ev, err := prob.NewEvaluator()
+				if err != nil {
+					b.Fatal(err)
+				}
+				evs[w], fs[w] = ev, make([]float64, len(prob.Objectives()))
 			}
-			defer pl.close()
-			rng := newRNG(1, workers, 0)
+			rng := rand.New(rand.NewPCG(1, search.SplitMix64(uint64(workers)<<32)))
 			xs := make([][]float64, batch)
 			start := time.Now()
 			b.ResetTimer()
@@ -42,10 +52,14 @@ func BenchmarkEvaluations(b *testing.B) {
 				for i := range xs {
 					xs[i] = make([]float64, len(prob.Vars()))
 					for k, v := range prob.Vars() {
-						xs[i][k] = randomValue(v, rng)
+						xs[i][k] = v.Random(rng)
 					}
 				}
-				if _, err := pl.evaluate(context.Background(), xs); err != nil {
+				errs := make([]error, len(xs))
+				if _, err := ws.Run(context.Background(), len(xs), func(w, i int) { _, errs[i] = evs[w].Evaluate(xs[i], fs[w]) }); err != nil {
+					b.Fatal(err)
+				}
+				if err := errors.Join(errs...); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -66,7 +80,7 @@ func openSP2(tb testing.TB) *datasets.Trace {
 
 // sdscProblem is the hgfs problem of the SDSC-SP2 train split (70 % of
 // the jobs, EASY backfilling), as `ecotune tune` on that trace makes it.
-func sdscProblem(b *testing.B) *PolicyProblem {
+func sdscProblem(b *testing.B) *scoring.PolicyProblem {
 	tr := openSP2(b)
 	train, _, err := holdout(tr, 0.7)
 	if err != nil {
@@ -80,7 +94,7 @@ func sdscProblem(b *testing.B) *PolicyProblem {
 	if err != nil {
 		b.Fatal(err)
 	}
-	prob, err := NewPolicyProblem(spec, train, c, sim.Options{Scheduler: sim.EASY}, DefaultObjectives(), nil, alwaysOnScores(b, train, c))
+	prob, err := scoring.NewPolicyProblem(spec, train, c, sim.Options{Scheduler: sim.EASY}, scoring.DefaultObjectives(), nil, alwaysOnScores(b, train, c))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -88,13 +102,13 @@ func sdscProblem(b *testing.B) *PolicyProblem {
 }
 
 // randomCandidates are n random candidates of prob from seed.
-func randomCandidates(prob *PolicyProblem, n int, seed int64) [][]float64 {
-	rng := newRNG(seed, 0, 0)
+func randomCandidates(prob *scoring.PolicyProblem, n int, seed int64) [][]float64 {
+	rng := rand.New(rand.NewPCG(uint64(seed), search.SplitMix64(0)))
 	xs := make([][]float64, n)
 	for i := range xs {
 		xs[i] = make([]float64, len(prob.Vars()))
 		for k, v := range prob.Vars() {
-			xs[i][k] = randomValue(v, rng)
+			xs[i][k] = v.Random(rng)
 		}
 	}
 	return xs
@@ -116,7 +130,7 @@ func BenchmarkEvaluate(b *testing.B) {
 // benchEvaluator evaluates ev on 16 random candidates of prob, cycling:
 // once each to warm every buffer up, then b.N times, reporting
 // allocations.
-func benchEvaluator(b *testing.B, prob *PolicyProblem, ev Evaluator) {
+func benchEvaluator(b *testing.B, prob *scoring.PolicyProblem, ev search.Evaluator) {
 	xs := randomCandidates(prob, 16, 1)
 	f := make([]float64, len(prob.Objectives()))
 	for _, x := range xs { // warm up: every buffer at its size
@@ -141,11 +155,11 @@ func benchEvaluator(b *testing.B, prob *PolicyProblem, ev Evaluator) {
 func BenchmarkScorer(b *testing.B) {
 	prob := sdscProblem(b)
 	xs := randomCandidates(prob, 64, 2)
-	tasks := make([]ScoreTask, len(xs))
+	tasks := make([]scoring.ScoreTask, len(xs))
 	for i, x := range xs {
-		tasks[i] = ScoreTask{Trace: prob.Trace, Config: prob.Config(x)}
+		tasks[i] = scoring.ScoreTask{Trace: prob.Trace, Config: prob.Config(x)}
 	}
-	sc := NewScorer(prob.Cluster, prob.Options, 0)
+	sc := scoring.NewScorer(prob.Cluster, prob.Options, 0)
 	defer sc.Close()
 	benchReplay(b, sc, tasks)
 	b.ReportMetric(float64(b.N*len(tasks))/b.Elapsed().Seconds(), "evals/s")
@@ -153,7 +167,7 @@ func BenchmarkScorer(b *testing.B) {
 
 // benchReplay replays tasks on sc once to warm every buffer up, then b.N
 // times, reporting allocations.
-func benchReplay(b *testing.B, sc *Scorer, tasks []ScoreTask) {
+func benchReplay(b *testing.B, sc *scoring.Scorer, tasks []scoring.ScoreTask) {
 	keep := func(int, *sim.Result) error { return nil }
 	if err := sc.Replay(context.Background(), tasks, keep); err != nil {
 		b.Fatal(err)
@@ -169,7 +183,9 @@ func benchReplay(b *testing.B, sc *Scorer, tasks []ScoreTask) {
 }
 
 func alwaysOnScores(b *testing.B, tr *datasets.Trace, c sim.Cluster) objectives.Scores {
-	sc, err := scoreConfigs(tr, c, sim.Options{Scheduler: sim.EASY}, []policy.Config{{Name: AlwaysOn}}, 1)
+	scorer := scoring.NewScorer(c, sim.Options{Scheduler: sim.EASY}, 1)
+	defer scorer.Close()
+	sc, err := scorer.ScoreConfigs(context.Background(), tr, []policy.Config{{Name: scoring.AlwaysOn}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -187,11 +203,11 @@ func BenchmarkReplayTuned(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tasks := make([]ScoreTask, len(configs))
+	tasks := make([]scoring.ScoreTask, len(configs))
 	for i, c := range configs {
-		tasks[i] = ScoreTask{Trace: prob.Trace, Config: c}
+		tasks[i] = scoring.ScoreTask{Trace: prob.Trace, Config: c}
 	}
-	sc := NewScorer(prob.Cluster, prob.Options, 1)
+	sc := scoring.NewScorer(prob.Cluster, prob.Options, 1)
 	defer sc.Close()
 	benchReplay(b, sc, tasks)
 	b.ReportMetric(b.Elapsed().Seconds()*1000/float64(b.N*len(tasks)), "ms/eval")

@@ -16,6 +16,9 @@ import (
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/pick"
+	"github.com/ecotune/ecotune/tuner/scoring"
+	"github.com/ecotune/ecotune/tuner/search"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -32,7 +35,7 @@ func smallTune(t *testing.T, dir string) (tuner.Options, run.Target) {
 		Policy:   "hgfs",
 		Trace:    tr,
 		Sim:      sim.Options{Scheduler: sim.EASY},
-		Settings: tuner.Settings{Population: 8, Generations: 4, Islands: 2, MigrationEvery: 2, Seed: 3},
+		Settings: search.Settings{Generations: 4, Seed: 3}, Method: search.NSGA2{Population: 8, Islands: 2, MigrationEvery: 2},
 	}, run.Target{Dir: dir, Provenance: run.Provenance{Trace: "nasa-3000"}}
 }
 
@@ -70,11 +73,11 @@ func TestTuneRunDirectory(t *testing.T) {
 			t.Errorf("%s hypervolume %g (present %v), want in [0, %g]", split, hv, ok, maxHV)
 		}
 	}
-	if _, ok := meta.References[tuner.AlwaysOn]; !ok {
+	if _, ok := meta.References[scoring.AlwaysOn]; !ok {
 		t.Error("no always-on reference")
 	}
-	if len(meta.Presets) != len(tuner.DefaultPresets()) {
-		t.Fatalf("%d presets resolved, want %d", len(meta.Presets), len(tuner.DefaultPresets()))
+	if len(meta.Presets) != len(pick.DefaultPresets()) {
+		t.Fatalf("%d presets resolved, want %d", len(meta.Presets), len(pick.DefaultPresets()))
 	}
 	for _, p := range meta.Presets {
 		if p.Row < 0 || p.Row >= len(front.Solutions) {
@@ -83,11 +86,11 @@ func TestTuneRunDirectory(t *testing.T) {
 		}
 		q := front.Solutions[p.Row].Train.QoSP90
 		// rel10 is checked on the train windows; the absolute presets are not.
-		if wantWin := map[bool]int{true: tuner.DefaultPickWindows}[p.Relative]; p.Windows != wantWin {
+		if wantWin := map[bool]int{true: pick.DefaultPickWindows}[p.Relative]; p.Windows != wantWin {
 			t.Errorf("preset %s: checked on %d train windows, want %d", p.Name, p.Windows, wantWin)
 		}
 		if p.Windows > 0 && (p.WindowsFeasible == nil || p.WorstWindowMargin == nil || p.WindowMeanLevel == nil || p.WindowLevel == nil ||
-			p.WindowAggregate != tuner.DefaultPickAggregate || len(p.WindowBounds) != p.Windows) {
+			p.WindowAggregate != pick.DefaultPickAggregate || len(p.WindowBounds) != p.Windows) {
 			t.Errorf("preset %s: window check not recorded", p.Name)
 		} else if p.Windows > 0 && p.Feasible && *p.WindowLevel > 1 {
 			t.Errorf("preset %s feasible but its %s window level is %g > 1", p.Name, p.WindowAggregate, *p.WindowLevel)
@@ -174,7 +177,7 @@ func wholeAndResumed(t *testing.T, base string, mk func(*testing.T, string) (tun
 	cut.Settings.Workers = 2
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cut.Settings.Recorders = []tuner.Recorder{tuner.RecorderFunc(func(s *tuner.Status) error {
+	cut.Settings.Recorders = []search.Recorder{search.RecorderFunc(func(s *search.Status) error {
 		if s.Generation == 2 {
 			cancel()
 		}
@@ -292,9 +295,9 @@ func readParquet(t *testing.T, path string) ([]parquet.Row, map[string]int) {
 // hvMonitor records the hypervolume Tune shows its Monitor.
 type hvMonitor struct{ hv []float64 }
 
-func (m *hvMonitor) Record(s *tuner.Status) error { m.hv = append(m.hv, s.Hypervolume); return nil }
-func (m *hvMonitor) Note(string)                  {}
-func (m *hvMonitor) Done()                        {}
+func (m *hvMonitor) Record(s *search.Status) error { m.hv = append(m.hv, s.Hypervolume); return nil }
+func (m *hvMonitor) Note(string)                   {}
+func (m *hvMonitor) Done()                         {}
 
 // TestTuneProgressNeverFalls runs a real small tune and checks the
 // progress hypervolume of every generation: in [0, 1], never below the

@@ -6,9 +6,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/ecotune/ecotune/tuner/search"
 	"github.com/schollz/progressbar/v3"
-
-	"github.com/ecotune/ecotune/tuner"
 )
 
 // Progress is a tuner.Monitor that shows a search's progress: on a
@@ -21,7 +20,7 @@ type Progress struct {
 	bar      *progressbar.ProgressBar
 	terminal bool
 	start    time.Time
-	first    tuner.Status // the first status seen (a resumed run starts late)
+	first    search.Status // the first status seen (a resumed run starts late)
 	seen     bool
 	lastLine time.Time
 }
@@ -35,7 +34,7 @@ func NewProgress(w io.Writer, terminal bool) *Progress {
 }
 
 // Record implements Recorder.
-func (p *Progress) Record(s *tuner.Status) error {
+func (p *Progress) Record(s *search.Status) error {
 	now := time.Now()
 	if !p.seen {
 		p.seen, p.first, p.start = true, *s, now
@@ -63,7 +62,7 @@ func (p *Progress) Record(s *tuner.Status) error {
 }
 
 // line is the description: generation, rate, hypervolume, time left.
-func (p *Progress) line(s *tuner.Status, now time.Time) string {
+func (p *Progress) line(s *search.Status, now time.Time) string {
 	el := now.Sub(p.start).Seconds()
 	evals := s.Evaluations - p.first.Evaluations
 	gens := s.Generation - p.first.Generation

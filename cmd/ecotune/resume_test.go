@@ -8,6 +8,7 @@ import (
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // writeJobs writes the first n jobs of the embedded trace as an SWF file
@@ -92,8 +93,8 @@ func TestCheckpointTampered(t *testing.T) {
 		edit func([]byte) []byte
 		want string
 	}{
-		{"cache value", tuner.CheckpointCache, func(b []byte) []byte { b[len(b)-3] ^= 1; return b }, "edited or corrupt"},
-		{"cache cut", tuner.CheckpointCache, func(b []byte) []byte { return b[:len(b)-8] }, "shorter"},
+		{"cache value", search.CheckpointCache, func(b []byte) []byte { b[len(b)-3] ^= 1; return b }, "edited or corrupt"},
+		{"cache cut", search.CheckpointCache, func(b []byte) []byte { return b[:len(b)-8] }, "shorter"},
 		{"checkpoint.json", tuner.CheckpointJSON, func(b []byte) []byte {
 			return []byte(strings.Replace(string(b), `"evaluations":`, `"evaluations":1`, 1))
 		}, "checksum"},
@@ -145,15 +146,15 @@ func TestRunFilesSymlinks(t *testing.T) {
 				t.Fatal(err)
 			}
 			if mode == "--force" {
-				plant(dir, tuner.CheckpointCache, tuner.CheckpointJSON, tuner.FrontJSON, tuner.FrontCSV, tuner.FrontParquet, tuner.RunJSON)
+				plant(dir, search.CheckpointCache, tuner.CheckpointJSON, tuner.FrontJSON, tuner.FrontCSV, tuner.FrontParquet, tuner.RunJSON)
 				if _, err := runApp(t, quickTune(trace, dir, "--force")...); err != nil {
 					t.Fatal(err)
 				}
-				if fi, err := os.Lstat(filepath.Join(dir, tuner.CheckpointCache)); err != nil || !fi.Mode().IsRegular() {
+				if fi, err := os.Lstat(filepath.Join(dir, search.CheckpointCache)); err != nil || !fi.Mode().IsRegular() {
 					t.Errorf("checkpoint.cache is not a regular file after --force (%v)", err)
 				}
 			} else {
-				plant(dir, tuner.CheckpointCache)
+				plant(dir, search.CheckpointCache)
 				if _, err := runApp(t, quickTune(trace, dir, "--resume")...); err == nil {
 					t.Error("resume through a linked checkpoint.cache: no error")
 				}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/scoring"
 )
 
 // writeTuneSummary prints what a finished tune found, in the units a
@@ -21,7 +22,7 @@ func writeTuneSummary(w io.Writer, dir string, m *tuner.RunMeta, f *tuner.Front,
 	off := mustObjective(objectives.OffNodeSeconds)
 	energy := mustObjective(objectives.EnergyKWh)
 	reconf := mustObjective(objectives.Reconfigurations)
-	ao, hasAO := m.References[tuner.AlwaysOn]
+	ao, hasAO := m.References[scoring.AlwaysOn]
 
 	fmt.Fprintf(w, "\n%s tuned on %s (%s scheduler): %d generations, %d evaluations, %.0f s\n",
 		m.Policy, m.Trace, m.Scheduler, m.Generations, m.Evaluations, m.WallSeconds)
@@ -69,7 +70,7 @@ func writeTuneSummary(w io.Writer, dir string, m *tuner.RunMeta, f *tuner.Front,
 			}
 			return fmt.Sprintf(format, o.Display(o.Of(*sc)))
 		}
-		fmt.Fprintf(tw, "%s\t\t%s\t%s\t%s\t%s\t\n", tuner.AlwaysOn,
+		fmt.Fprintf(tw, "%s\t\t%s\t%s\t%s\t%s\t\n", scoring.AlwaysOn,
 			cell(ref(qos, "train", "%.3f"), ref(qos, "test", "%.3f")),
 			cell(ref(off, "train", "%.0f"), ref(off, "test", "%.0f")),
 			cell("0.0", "0.0"),

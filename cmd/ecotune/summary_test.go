@@ -9,6 +9,7 @@ import (
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/scoring"
 )
 
 // The closing summary of tune shows each preset's pick in the units people
@@ -24,7 +25,7 @@ func TestTuneSummary(t *testing.T) {
 	}}
 	aoTest := sc(0, 0, 95.5, 0)
 	m := &tuner.RunMeta{Policy: "idle-timeout", Trace: "sp2", Scheduler: "easy", Split: run.Holdout(0.7), TrainJobs: 70, TestJobs: 30,
-		References: map[string]run.Reference{tuner.AlwaysOn: {Train: sc(0, 0, 100, 0), Test: &aoTest}},
+		References: map[string]run.Reference{scoring.AlwaysOn: {Train: sc(0, 0, 100, 0), Test: &aoTest}},
 		Presets:    []run.PresetChoice{{Name: "qos0", Row: 0, Feasible: false}, {Name: "knee", Row: 0, Feasible: true}}}
 	var b bytes.Buffer
 	if err := writeTuneSummary(&b, "runs/x", m, f, "runs/x/report/report.html"); err != nil {

@@ -9,9 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
-
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
@@ -19,6 +16,11 @@ import (
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/pick"
+	"github.com/ecotune/ecotune/tuner/scoring"
+	"github.com/ecotune/ecotune/tuner/search"
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 )
 
 const tuneHelp = `Tunes a power policy on a trace with NSGA-II: the policy's declared
@@ -163,9 +165,9 @@ func tuneCommand() *cli.Command {
 		Description: tuneHelp + "\n\nDISTRIBUTED\n" + tuneSlurmHelp + "\n\nScores (objectives.All: name, default direction, unit, meaning):\n" + objectives.Help(),
 		Flags: append(append(traceFlags(),
 			&cli.StringFlag{Name: "policy", Aliases: []string{"p"}, Value: "hgfs", Usage: "policy to tune (see `ecotune policies`)"},
-			&cli.IntFlag{Name: "generations", Aliases: []string{"g"}, Value: 150, Usage: "generations after the initial population"},
-			&cli.IntFlag{Name: "population", Value: 32, Usage: "candidates per island"},
-			&cli.IntFlag{Name: "islands", Value: 2, Usage: "populations with ring migration"},
+			&cli.IntFlag{Name: "generations", Aliases: []string{"g"}, Value: search.DefaultGenerations, Usage: "generations after the initial population"},
+			&cli.IntFlag{Name: "population", Value: search.DefaultNSGA2().Population, Usage: "candidates per island"},
+			&cli.IntFlag{Name: "islands", Value: search.DefaultNSGA2().Islands, Usage: "populations with ring migration"},
 			&cli.BoolFlag{Name: "reactive-island", Usage: "the first island searches the policy's reactive core alone (hgfs: idle-timeout)"},
 			&cli.StringFlag{Name: "policies", Usage: "tune each of these policies (comma-separated) on the same split and budget, in RUN_DIR/POLICY, and compare them (summary.json, policies.md)"},
 			&cli.StringFlag{Name: "seeds", Usage: "with --policies: repeat the comparison with each of these seeds (comma-separated), in RUN_DIR/seed-S, and summarise the spread (seeds.json, seeds.md)"},
@@ -179,9 +181,9 @@ func tuneCommand() *cli.Command {
 			&cli.Float64Flag{Name: "robust-thin", Usage: "robust: also replay each window thinned to this fraction of its jobs, in (0, 1) (default none)"},
 			&cli.BoolFlag{Name: "robust-relative", Usage: "robust: aggregate qos_p90 relative to always-on's on each replay (default off)"},
 			&cli.StringFlag{Name: "pick-loads", Usage: "relative presets (rel10) also meet their bound on the train split thinned to each fraction F of its jobs (seeded), against always-on there (default 0.9; 1: none)"},
-			&cli.StringFlag{Name: "pick-window-aggregate", Value: tuner.DefaultPickAggregate, Usage: "how relative presets' levels on the --pick-windows windows are aggregated before the bound: median or mean"},
+			&cli.StringFlag{Name: "pick-window-aggregate", Value: pick.DefaultPickAggregate, Usage: "how relative presets' levels on the --pick-windows windows are aggregated before the bound: median or mean"},
 			&cli.IntFlag{Name: "pick-windows", Usage: "relative presets (rel10) also meet their bound on each of K consecutive train windows, against always-on there (default 4; 1: the whole train split only)"},
-			&cli.IntFlag{Name: "migration", Value: 5, Usage: "generations between migrations"},
+			&cli.IntFlag{Name: "migration", Value: search.DefaultNSGA2().MigrationEvery, Usage: "generations between migrations"},
 			&cli.IntFlag{Name: "evaluations", Usage: "stop after the generation that reaches this many distinct evaluations (0: no limit)"},
 			&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed"},
 			&cli.IntFlag{Name: "workers", Usage: "parallel simulations (default: GOMAXPROCS)"},
@@ -406,7 +408,7 @@ func warnInfeasible(c *cli.Context, m *tuner.RunMeta) {
 		if p.Feasible {
 			continue
 		}
-		ao := m.References[tuner.AlwaysOn].Train
+		ao := m.References[scoring.AlwaysOn].Train
 		hint := fmt.Sprintf(" Relative form: --preset '%s=qos_p90<=always_on+%g' (or the default rel10)", p.Name, p.Bound)
 		if p.Relative {
 			hint = ""
@@ -434,35 +436,37 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 	case w >= 2 && c.IsSet("train"):
 		return o, t, fmt.Errorf("tune: --train and --windows %d exclude each other: the windows fix the split (each trains on one of %d equal blocks of jobs and tests on the next)", w, w+1)
 	}
-	o.Settings = tuner.Settings{
+	o.Settings = search.Settings{
+		Generations: c.Int("generations"),
+		Evaluations: c.Int("evaluations"),
+		Seed:        c.Int64("seed"),
+		Workers:     c.Int("workers"),
+	}
+	o.Method = search.NSGA2{
 		Population:     c.Int("population"),
-		Generations:    c.Int("generations"),
 		Islands:        c.Int("islands"),
 		MigrationEvery: c.Int("migration"),
-		Evaluations:    c.Int("evaluations"),
-		Seed:           c.Int64("seed"),
-		Workers:        c.Int("workers"),
 	}
-	if err := o.Settings.CheckLimits(); err != nil { // before reading the trace
+	if err := search.CheckLimits(o.Settings, o.Method); err != nil { // before reading the trace
 		return o, t, fmt.Errorf("tune: %w", err)
 	}
 	tr, err := loadTrace(c)
 	if err != nil {
 		return o, t, err
 	}
-	objs, err := tuner.ParseObjectives(c.String("objectives"))
+	objs, err := scoring.ParseObjectives(c.String("objectives"))
 	if err != nil {
 		return o, t, err
 	}
 	for _, s := range c.StringSlice("constraint") {
-		k, err := tuner.ParseConstraint(s)
+		k, err := scoring.ParseConstraint(s)
 		if err != nil {
 			return o, t, err
 		}
 		o.Constraints = append(o.Constraints, k)
 	}
 	for _, s := range c.StringSlice("preset") {
-		p, err := tuner.ParsePreset(s)
+		p, err := pick.ParsePreset(s)
 		if err != nil {
 			return o, t, err
 		}
@@ -510,7 +514,7 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 	if o.PickLoads, err = pickLoads(c); err != nil {
 		return o, t, err
 	}
-	if o.PickAggregate = c.String("pick-window-aggregate"); tuner.ValidPickAggregate(o.PickAggregate) != nil {
+	if o.PickAggregate = c.String("pick-window-aggregate"); pick.ValidPickAggregate(o.PickAggregate) != nil {
 		return o, t, fmt.Errorf("tune: --pick-window-aggregate %q: want median or mean", o.PickAggregate)
 	}
 	if o.Robust, err = robustOptions(c); err != nil {
@@ -523,9 +527,9 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 
 // robustOptions are the --robust flags' settings: none set, or
 // --robust=false alone, is the plain replay; --robust or any --robust-*
-// flag starts from tuner.DefaultRobust and the flags given replace its
+// flag starts from scoring.DefaultRobust and the flags given replace its
 // parts.
-func robustOptions(c *cli.Context) (tuner.Robust, error) {
+func robustOptions(c *cli.Context) (scoring.Robust, error) {
 	names := []string{"robust-windows", "robust-replicas", "robust-jitter", "robust-aggregate", "robust-alpha", "robust-thin", "robust-relative"}
 	parts := false
 	for _, n := range names {
@@ -533,14 +537,14 @@ func robustOptions(c *cli.Context) (tuner.Robust, error) {
 	}
 	if c.IsSet("robust") && !c.Bool("robust") {
 		if parts {
-			return tuner.Robust{}, fmt.Errorf("tune: --robust=false with --robust-* flags: leave out --robust=false")
+			return scoring.Robust{}, fmt.Errorf("tune: --robust=false with --robust-* flags: leave out --robust=false")
 		}
-		return tuner.Robust{}, nil
+		return scoring.Robust{}, nil
 	}
 	if !parts && !c.IsSet("robust") {
-		return tuner.Robust{}, nil
+		return scoring.Robust{}, nil
 	}
-	r := tuner.DefaultRobust()
+	r := scoring.DefaultRobust()
 	if c.IsSet("robust-windows") {
 		r.Windows = c.Int("robust-windows")
 		if r.Windows < 1 {
@@ -558,7 +562,7 @@ func robustOptions(c *cli.Context) (tuner.Robust, error) {
 	}
 	if c.IsSet("robust-aggregate") {
 		r.Aggregate = c.String("robust-aggregate")
-		if r.Aggregate != tuner.AggregateCVaR && !c.IsSet("robust-alpha") {
+		if r.Aggregate != scoring.AggregateCVaR && !c.IsSet("robust-alpha") {
 			r.Alpha = 0
 		}
 	}
@@ -566,7 +570,7 @@ func robustOptions(c *cli.Context) (tuner.Robust, error) {
 		r.Alpha = c.Float64("robust-alpha")
 	}
 	r.Thin, r.Relative = c.Float64("robust-thin"), c.Bool("robust-relative")
-	r, err := tuner.NormalizeRobust(r)
+	r, err := scoring.NormalizeRobust(r)
 	if err != nil {
 		return r, fmt.Errorf("tune: %w", err)
 	}
@@ -589,11 +593,11 @@ func traceName(c *cli.Context, tr *datasets.Trace) string {
 	return name
 }
 
-// defaultObjectives is the --objectives default: tuner.DefaultObjectives'
+// defaultObjectives is the --objectives default: scoring.DefaultObjectives'
 // names, comma-separated.
 func defaultObjectives() string {
 	var names []string
-	for _, o := range tuner.DefaultObjectives() {
+	for _, o := range scoring.DefaultObjectives() {
 		names = append(names, o.Name)
 	}
 	return strings.Join(names, ",")
@@ -618,7 +622,7 @@ func pickLoads(c *cli.Context) ([]float64, error) {
 		}
 		out = append(out, v)
 	}
-	if err := tuner.ValidPickLoads(out); err != nil {
+	if err := pick.ValidPickLoads(out); err != nil {
 		return nil, fmt.Errorf("tune: --pick-loads %q: %w", c.String("pick-loads"), err)
 	}
 	return out, nil

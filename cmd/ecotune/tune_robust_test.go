@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/pick"
+	"github.com/ecotune/ecotune/tuner/scoring"
 )
 
 // --robust and its parts reach run.json; bad values are refused naming
@@ -15,13 +17,13 @@ func TestTuneRobustFlags(t *testing.T) {
 	trace := testTrace(t, "NASA-iPSC-1993-3.1-cln.swf.gz")
 	cases := []struct {
 		flags []string
-		want  tuner.Robust
+		want  scoring.Robust
 	}{
-		{[]string{"--robust"}, tuner.DefaultRobust()},
-		{[]string{"--robust-aggregate", "worst"}, tuner.Robust{Windows: 4, Replicas: 1, Jitter: 1800, Aggregate: "worst"}},
-		{[]string{"--robust", "--robust-windows", "3", "--robust-replicas", "0"}, tuner.Robust{Windows: 3, Aggregate: "cvar", Alpha: 0.5}},
-		{[]string{"--robust", "--robust-jitter", "600", "--robust-alpha", "0.25"}, tuner.Robust{Windows: 4, Replicas: 1, Jitter: 600, Aggregate: "cvar", Alpha: 0.25}},
-		{[]string{"--robust-replicas", "0", "--robust-thin", "0.8", "--robust-relative"}, tuner.Robust{Windows: 4, Aggregate: "cvar", Alpha: 0.5, Thin: 0.8, Relative: true}},
+		{[]string{"--robust"}, scoring.DefaultRobust()},
+		{[]string{"--robust-aggregate", "worst"}, scoring.Robust{Windows: 4, Replicas: 1, Jitter: 1800, Aggregate: "worst"}},
+		{[]string{"--robust", "--robust-windows", "3", "--robust-replicas", "0"}, scoring.Robust{Windows: 3, Aggregate: "cvar", Alpha: 0.5}},
+		{[]string{"--robust", "--robust-jitter", "600", "--robust-alpha", "0.25"}, scoring.Robust{Windows: 4, Replicas: 1, Jitter: 600, Aggregate: "cvar", Alpha: 0.25}},
+		{[]string{"--robust-replicas", "0", "--robust-thin", "0.8", "--robust-relative"}, scoring.Robust{Windows: 4, Aggregate: "cvar", Alpha: 0.5, Thin: 0.8, Relative: true}},
 	}
 	for _, tc := range cases {
 		meta := tinyRunMeta(t, trace, tc.flags...)
@@ -66,7 +68,7 @@ func TestTunePickLoads(t *testing.T) {
 		flags []string
 		want  []float64
 	}{
-		{nil, tuner.DefaultPickLoads()},
+		{nil, pick.DefaultPickLoads()},
 		{[]string{"--pick-loads", "0.7,0.85"}, []float64{0.7, 0.85}},
 		{[]string{"--pick-loads", "1"}, nil},
 	} {
@@ -99,8 +101,8 @@ func TestTunePickWindowAggregate(t *testing.T) {
 		flags []string
 		want  string
 	}{
-		{nil, tuner.PickWindowMedian},
-		{[]string{"--pick-window-aggregate", "mean"}, tuner.PickWindowMean},
+		{nil, pick.PickWindowMedian},
+		{[]string{"--pick-window-aggregate", "mean"}, pick.PickWindowMean},
 	} {
 		meta := tinyRunMeta(t, trace, tc.flags...)
 		found := false
@@ -112,7 +114,7 @@ func TestTunePickWindowAggregate(t *testing.T) {
 			if p.Windows == 0 || p.WindowAggregate != tc.want || p.WindowLevel == nil || p.WindowMeanLevel == nil {
 				t.Fatalf("%v: rel10 windows %d aggregate %q level %v, want windows checked with %s", tc.flags, p.Windows, p.WindowAggregate, p.WindowLevel, tc.want)
 			}
-			if tc.want == tuner.PickWindowMean && *p.WindowLevel != *p.WindowMeanLevel {
+			if tc.want == pick.PickWindowMean && *p.WindowLevel != *p.WindowMeanLevel {
 				t.Errorf("%v: level %g, mean level %g: want the same", tc.flags, *p.WindowLevel, *p.WindowMeanLevel)
 			}
 			if p.Feasible && *p.WindowLevel > 1 {

@@ -13,6 +13,7 @@ import (
 	"github.com/ecotune/ecotune/reports"
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // tinyTune is the command line of a tune of idle-timeout on trace that
@@ -38,7 +39,7 @@ func TestTuneJSON(t *testing.T) {
 	if meta.Policy != "idle-timeout" || meta.Generations != 1 || meta.Evaluations == 0 {
 		t.Errorf("run.json: policy %q, %d generations, %d evaluations", meta.Policy, meta.Generations, meta.Evaluations)
 	}
-	for _, f := range []string{tuner.FrontJSON, tuner.FrontCSV, tuner.FrontParquet, tuner.RunJSON, tuner.CheckpointJSON, tuner.CheckpointCache,
+	for _, f := range []string{tuner.FrontJSON, tuner.FrontCSV, tuner.FrontParquet, tuner.RunJSON, tuner.CheckpointJSON, search.CheckpointCache,
 		filepath.Join("report", reports.ReportHTML)} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)

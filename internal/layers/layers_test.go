@@ -21,8 +21,10 @@ const module = "github.com/ecotune/ecotune"
 // everywhere). A
 // package missing here fails the test: a new package needs its row.
 var allowed = func() map[string][]string {
-	layer1to6 := []string{"hostlist", "datasets", "fuzzy", "slurm", "policy", "sim", "objectives", "run", "replay", "tuner"}
-	tuner := []string{"sim", "policy", "fuzzy", "objectives", "datasets", "run"}
+	layer1to6 := []string{"hostlist", "datasets", "fuzzy", "slurm", "policy", "sim", "objectives", "run", "replay", "tuner", "tuner/search", "tuner/scoring", "tuner/pick"}
+	scoring := []string{"sim", "policy", "fuzzy", "objectives", "datasets", "run", "replay", "tuner/search"}
+	pick := append(slices.Clone(scoring), "tuner/scoring")
+	tuner := append(slices.Clone(pick), "tuner/pick")
 	return map[string][]string{
 		// Slurm's host lists (node[01-04]): below datasets and slurm,
 		// imports nothing of the module.
@@ -37,13 +39,20 @@ var allowed = func() map[string][]string {
 		// One replay of a configuration (layer 5, beside run).
 		"replay": {"datasets", "policy", "sim", "objectives", "fuzzy", "hostlist"},
 		"tuner":  tuner,
-		// Test problems for the tuner's methods (ZDT, DTLZ): tuner's row
-		// plus tuner itself.
-		"tuner/testproblems": append(slices.Clone(tuner), "tuner"),
-		"reports":            layer1to6,
-		"daemon":             {"slurm", "policy", "fuzzy", "datasets", "sim", "objectives", "run"},
-		"serve":              append(slices.Clone(layer1to6), "reports"),
-		"cmd/ecotune":        nil, // imports anything but cmd (checked apart)
+		// The search method knows nothing of policies, traces or run
+		// directories: it imports no module package above internal.
+		"tuner/search": nil,
+		// Scoring: the simulator and the search below it.
+		"tuner/scoring": scoring,
+		// Choice among a front's solutions: scoring and what it imports.
+		"tuner/pick": pick,
+		// Test problems for the search methods (ZDT, DTLZ): the search
+		// alone.
+		"tuner/search/testproblems": {"tuner/search"},
+		"reports":                   layer1to6,
+		"daemon":                    {"slurm", "policy", "fuzzy", "datasets", "sim", "objectives", "run"},
+		"serve":                     append(slices.Clone(layer1to6), "reports"),
+		"cmd/ecotune":               nil, // imports anything but cmd (checked apart)
 		// Internal packages sit below every layer and import none, except
 		// test support for a real component, which has a row: a package
 		// may import it only if its own row allows what it imports.
@@ -198,7 +207,9 @@ func TestViolations(t *testing.T) {
 		{"internal/slurmtest", []string{"policy"}, "internal packages sit below every layer"},
 		{"datasets", []string{"internal/slurmtest"}, "which imports slurm"},
 		{"daemon", []string{"internal/slurmtest"}, ""},
-		{"tuner/testproblems", []string{"tuner"}, ""},
+		{"tuner/search/testproblems", []string{"tuner/search"}, ""},
+		{"tuner/search", []string{"run"}, "its layer allows only"},
+		{"tuner/search", []string{"internal/fingerprint"}, ""},
 		{"newpkg", nil, "newpkg is in no layer"},
 	}
 	for _, tc := range tests {
