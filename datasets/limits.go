@@ -3,6 +3,8 @@ package datasets
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/ecotune/ecotune/internal/horizon"
 )
 
 // Limits on what a trace may hold. They are far beyond any real machine or
@@ -22,11 +24,11 @@ import (
 // in lenient mode it is skipped and counted as "unreadable_<field>". The
 // simulator (package sim) refuses clusters and traces beyond them too.
 const (
-	MaxTime     int64 = 7_258_118_400
-	MaxDuration int64 = 3_155_760_000
-	MaxNodes          = 1 << 20
-	MaxProcs          = 1 << 24
-	MaxJobs           = 1<<31 - 1
+	MaxTime     = horizon.Unix
+	MaxDuration = horizon.MaxDuration
+	MaxNodes    = horizon.MaxNodes
+	MaxProcs    = horizon.MaxSlots
+	MaxJobs     = 1<<31 - 1
 )
 
 // limitFields names, for each format, the fields a job's times and sizes
