@@ -260,6 +260,14 @@ func (d *Daemon) cycle(ctx context.Context, now int64, rec *Record) error {
 		now = h.F.Now() // the clock went back: keep time monotonic
 		snap.Time = now
 	}
+	notes, err := clampSnapshot(snap, clusterSlots(groupsFor(d.cfg.Rules, d.assign)))
+	if err != nil {
+		return err
+	}
+	for _, n := range notes {
+		d.cfg.Logf("warning: %s", n)
+	}
+	rec.Warnings = append(rec.Warnings, notes...)
 	rec.Events = h.Update(now, snap.Nodes, snap.Jobs)
 	for _, e := range rec.Events {
 		d.cfg.Logf("%s: %s", e.Node, e.What)

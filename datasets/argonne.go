@@ -99,7 +99,7 @@ func (r *argonneReader) parse(f [][]byte) (Job, *ParseError) {
 		}
 		n, ok := acctNumber(f[i])
 		if !ok {
-			return Job{}, r.fieldErr(i, ErrSyntax)
+			return Job{}, r.fieldErr(i, numberError(f[i], countLimit(i == 4 || i == 7)))
 		}
 		v[i] = n
 	}
@@ -112,8 +112,8 @@ func (r *argonneReader) parse(f [][]byte) (Job, *ParseError) {
 		}
 	}
 	for _, i := range []int{4, 7} {
-		if v[i] > 1<<31-1 {
-			return Job{}, r.fieldErr(i, ErrRange)
+		if v[i] > MaxProcs {
+			return Job{}, r.fieldErr(i, procsError(v[i]))
 		}
 	}
 	status, ok := gwfStatus(v[10])

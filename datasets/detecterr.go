@@ -47,8 +47,11 @@ func firstRecordError(file string, no int, t []byte) error {
 	if names != nil {
 		for i, f := range fields {
 			if _, _, ok := lexNumber(f); !ok {
-				return &ParseError{File: file, Line: no, Field: names[i], Value: acctValue(f),
-					Err: fmt.Errorf("%w: a record of %d fields, this one not a finite number within int64", ErrUnknownFmt, len(fields))}
+				err := fmt.Errorf("%w: a record of %d fields, this one not a finite number within int64", ErrUnknownFmt, len(fields))
+				if tooLarge(f) {
+					err = fmt.Errorf("%w: a record of %d fields with a %w: beyond %s", ErrUnknownFmt, len(fields), ErrRange, int64Limit)
+				}
+				return &ParseError{File: file, Line: no, Field: names[i], Value: acctValue(f), Err: err}
 			}
 		}
 	}

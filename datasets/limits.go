@@ -1,8 +1,13 @@
 package datasets
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"strconv"
+	"strings"
+
+	"github.com/ecotune/ecotune/internal/horizon"
 )
 
 // Limits on what a trace may hold. They are far beyond any real machine or
@@ -22,11 +27,11 @@ import (
 // in lenient mode it is skipped and counted as "unreadable_<field>". The
 // simulator (package sim) refuses clusters and traces beyond them too.
 const (
-	MaxTime     int64 = 7_258_118_400
-	MaxDuration int64 = 3_155_760_000
-	MaxNodes          = 1 << 20
-	MaxProcs          = 1 << 24
-	MaxJobs           = 1<<31 - 1
+	MaxTime     = horizon.Unix
+	MaxDuration = horizon.MaxDuration
+	MaxNodes    = horizon.MaxNodes
+	MaxProcs    = horizon.MaxSlots
+	MaxJobs     = 1<<31 - 1
 )
 
 // limitFields names, for each format, the fields a job's times and sizes
@@ -114,4 +119,49 @@ func CheckMachine(nodes, procs int64) error {
 		return fmt.Errorf("%w: %d processors is more than MaxProcs (%d)", ErrRange, procs, MaxProcs)
 	}
 	return nil
+}
+
+// int64Limit names the largest value of a field without a limit of its own.
+const int64Limit = "the int64 maximum 9223372036854775807"
+
+// numberError is the error for a field's text that did not read as a
+// number: ErrRange naming limit when the text is a number too large for
+// an int64 ("9223372036854775808", "1e30"), else ErrSyntax.
+func numberError(b []byte, limit string) error {
+	if tooLarge(b) {
+		return fmt.Errorf("%w: beyond %s", ErrRange, limit)
+	}
+	return ErrSyntax
+}
+
+// tooLarge reports whether b, which did not read as an int64, is a
+// decimal number beyond int64: a whole number (of too many digits), or a
+// finite decimal or exponent form such as 1e30.
+func tooLarge(b []byte) bool {
+	s := string(b)
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	if s == "" || strings.ContainsAny(s, "xXpP_iInN") { // hex, Inf, NaN
+		return false
+	}
+	if strings.Trim(s, "0123456789") == "" {
+		return true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return errors.Is(err, strconv.ErrRange) || err == nil && f >= math.MaxInt64
+}
+
+// countLimit names the limit of a processor count (procs) or of another
+// integer field in out-of-range errors.
+func countLimit(procs bool) string {
+	if procs {
+		return fmt.Sprintf("MaxProcs (%d)", MaxProcs)
+	}
+	return int64Limit
+}
+
+// procsError is the error for a processor count beyond MaxProcs.
+func procsError(v int64) error {
+	return fmt.Errorf("%w: %d processors is more than MaxProcs (%d)", ErrRange, v, MaxProcs)
 }

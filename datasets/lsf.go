@@ -167,7 +167,10 @@ func (r *lsfReader) parse(line []byte) (Job, bool, *ParseError) {
 	var v [lsfStartTime + 1]int64
 	for _, i := range []int{lsfEventTime, lsfJobID, lsfNumProcs, lsfSubmitTime, lsfStartTime} {
 		n, ok := acctInt(tok[i])
-		if !ok || n < 0 {
+		if !ok {
+			return Job{}, false, r.errAt(lsfFieldNames[i], tok[i], numberError(tok[i], countLimit(i == lsfNumProcs)))
+		}
+		if n < 0 {
 			return Job{}, false, r.errAt(lsfFieldNames[i], tok[i], ErrSyntax)
 		}
 		v[i] = n
@@ -191,8 +194,8 @@ func (r *lsfReader) parse(line []byte) (Job, bool, *ParseError) {
 	if v[lsfEventTime] < v[lsfStartTime] {
 		return Job{}, false, r.errAt("eventTime", tok[lsfEventTime], fmt.Errorf("before startTime: %w", ErrRange))
 	}
-	if v[lsfNumProcs] > 1<<31-1 {
-		return Job{}, false, r.errAt("numProcessors", tok[lsfNumProcs], ErrRange)
+	if v[lsfNumProcs] > MaxProcs {
+		return Job{}, false, r.errAt("numProcessors", tok[lsfNumProcs], procsError(v[lsfNumProcs]))
 	}
 	return Job{
 		ID:       v[lsfJobID],

@@ -193,8 +193,11 @@ func (r *oarReader) advance() (Job, bool, error) {
 	if err := r.dec.Decode(&j); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return Job{}, false, &ParseError{File: r.file, Line: line, Field: te.Field, Value: te.Value,
-				Err: fmt.Errorf("JSON %s where %s expected: %w", te.Value, te.Type, ErrSyntax)}
+			err := fmt.Errorf("JSON %s where %s expected: %w", te.Value, te.Type, ErrSyntax)
+			if n, ok := strings.CutPrefix(te.Value, "number "); ok && tooLarge([]byte(n)) {
+				err = fmt.Errorf("JSON %s: %w: beyond %s", te.Value, ErrRange, int64Limit)
+			}
+			return Job{}, false, &ParseError{File: r.file, Line: line, Field: te.Field, Value: te.Value, Err: err}
 		}
 		return Job{}, false, r.syntaxErr(err)
 	}

@@ -197,7 +197,10 @@ func (r *pbsReader) epoch(key string, v []byte) (int64, *ParseError) {
 		return Unknown, nil
 	}
 	n, ok := acctInt(v)
-	if !ok || n < 0 {
+	if !ok {
+		return 0, r.errAt(key, v, numberError(v, limitName(0)))
+	}
+	if n < 0 {
 		return 0, r.errAt(key, v, ErrSyntax)
 	}
 	if n == 0 {
@@ -294,9 +297,9 @@ func (r *pbsReader) requested(rec *pbsRecord) (int32, *ParseError) {
 		return n, nil
 	}
 	if len(rec.reqNcpus) > 0 {
-		n, ok := acctInt(rec.reqNcpus)
-		if !ok || n < 0 || n > 1<<31-1 {
-			return 0, r.errAt("Resource_List.ncpus", rec.reqNcpus, ErrSyntax)
+		n, err := pbsCount(rec.reqNcpus)
+		if err != nil {
+			return 0, r.errAt("Resource_List.ncpus", rec.reqNcpus, err)
 		}
 		return int32(n), nil
 	}
@@ -308,6 +311,20 @@ func (r *pbsReader) requested(rec *pbsRecord) (int32, *ParseError) {
 		return n, nil
 	}
 	return Unknown, nil
+}
+
+// pbsCount reads a processor count: out of range beyond MaxProcs.
+func pbsCount(b []byte) (int64, error) {
+	n, ok := acctInt(b)
+	switch {
+	case !ok:
+		return 0, numberError(b, countLimit(true))
+	case n < 0:
+		return 0, ErrSyntax
+	case n > MaxProcs:
+		return 0, procsError(n)
+	}
+	return n, nil
 }
 
 // allocated returns the cores the job ran on.
@@ -331,9 +348,9 @@ func (r *pbsReader) allocated(rec *pbsRecord, reqProcs int32) (int32, *ParseErro
 		}
 	}
 	if len(rec.usedNc) > 0 {
-		n, ok := acctInt(rec.usedNc)
-		if !ok || n < 0 || n > 1<<31-1 {
-			return 0, r.errAt("resources_used.ncpus", rec.usedNc, ErrSyntax)
+		n, err := pbsCount(rec.usedNc)
+		if err != nil {
+			return 0, r.errAt("resources_used.ncpus", rec.usedNc, err)
 		}
 		return int32(n), nil
 	}

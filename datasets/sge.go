@@ -155,7 +155,7 @@ func (r *sgeReader) parse(line []byte) (Job, bool, *ParseError) {
 	for _, i := range []int{sgeJob, sgeSubmit, sgeStart, sgeEnd, sgeFailed, sgeExit, sgeSlots, sgeTask} {
 		n, ok := acctInt(f[i])
 		if !ok {
-			return Job{}, false, r.fieldErr(i, ErrSyntax)
+			return Job{}, false, r.fieldErr(i, numberError(f[i], countLimit(i == sgeSlots)))
 		}
 		v[i] = n
 	}
@@ -177,8 +177,11 @@ func (r *sgeReader) parse(line []byte) (Job, bool, *ParseError) {
 	if v[sgeEnd] < v[sgeStart] {
 		return Job{}, false, r.fieldErr(sgeEnd, fmt.Errorf("before start_time: %w", ErrRange))
 	}
-	if v[sgeSlots] < 0 || v[sgeSlots] > 1<<31-1 {
-		return Job{}, false, r.fieldErr(sgeSlots, ErrRange)
+	if v[sgeSlots] < 0 {
+		return Job{}, false, r.fieldErr(sgeSlots, fmt.Errorf("negative: %w", ErrRange))
+	}
+	if v[sgeSlots] > MaxProcs {
+		return Job{}, false, r.fieldErr(sgeSlots, procsError(v[sgeSlots]))
 	}
 	reqProcs, reqTime, ok := sgeRequest(sgeCategoryField(line, f), &r.words)
 	if !ok {

@@ -672,8 +672,13 @@ func (r *slurmReader) count(i int) (int32, error) {
 		return Unknown, nil
 	}
 	n, ok := acctInt(b)
-	if !ok || n < 0 || n > 1<<31-1 {
+	switch {
+	case !ok:
+		return 0, r.fieldErr(i, numberError(b, countLimit(true)))
+	case n < 0:
 		return 0, r.fieldErr(i, ErrSyntax)
+	case n > MaxProcs:
+		return 0, r.fieldErr(i, procsError(n))
 	}
 	return int32(n), nil
 }

@@ -254,6 +254,19 @@ func swfSkipReason(perr *ParseError) string {
 	return "unreadable_" + perr.Field
 }
 
+// swfLimit names the limit of SWF field f in out-of-range errors.
+func swfLimit(f int) string {
+	switch f {
+	case swfProcs, swfReqProcs:
+		return countLimit(true)
+	case swfSubmit:
+		return limitName(0)
+	case swfWait, swfRun, swfReqTime:
+		return limitName(1)
+	}
+	return int64Limit
+}
+
 // parseJob reads the 18 fields of one record line.
 func (r *swfReader) parseJob(line []byte) (Job, *ParseError) {
 	var v [swfFields]int64
@@ -270,7 +283,7 @@ func (r *swfReader) parseJob(line []byte) (Job, *ParseError) {
 			var frac bool
 			n, frac, ok = lexNumber(line[s:e])
 			if !ok {
-				return Job{}, r.fieldError(swfFieldNames[f], string(line[s:e]), ErrSyntax)
+				return Job{}, r.fieldError(swfFieldNames[f], string(line[s:e]), numberError(line[s:e], swfLimit(f)))
 			}
 			if frac && swfKept[f] {
 				r.adjusted["fraction_rounded"]++
@@ -281,9 +294,14 @@ func (r *swfReader) parseJob(line []byte) (Job, *ParseError) {
 	if s, e := lexField(line, e); s < e {
 		return Job{}, r.fieldError("field_count", string(line[s:e]), fmt.Errorf("%w: more than %d fields", ErrFieldCount, swfFields))
 	}
+	for _, f := range [...]int{swfProcs, swfReqProcs} {
+		if v[f] > MaxProcs {
+			return Job{}, r.fieldError(swfFieldNames[f], strconv.FormatInt(v[f], 10), procsError(v[f]))
+		}
+	}
 	for _, f := range [...]int{swfProcs, swfReqProcs, swfStatus} {
 		if v[f] > math.MaxInt32 || v[f] < math.MinInt32 {
-			return Job{}, r.fieldError(swfFieldNames[f], strconv.FormatInt(v[f], 10), ErrRange)
+			return Job{}, r.fieldError(swfFieldNames[f], strconv.FormatInt(v[f], 10), fmt.Errorf("%w: beyond int32", ErrRange))
 		}
 	}
 	return Job{

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/ecotune/ecotune/internal/atomicfile"
+	"github.com/ecotune/ecotune/internal/horizon"
 	"io"
 	"math"
 	"os"
@@ -84,13 +85,22 @@ func (rs *RuleSet) Validate() error {
 		return errors.New("cluster: no node group")
 	}
 	names := map[string]bool{}
+	nodes, slots := 0, 0 // each term below 2^45: no overflow
 	for i := range rs.Cluster {
 		if err := rs.Cluster[i].validate(names); err != nil {
 			return fmt.Errorf("cluster[%d].%w", i, err)
 		}
+		nodes += rs.Cluster[i].Count
+		slots += rs.Cluster[i].Count * rs.Cluster[i].Slots
+		if nodes > horizon.MaxNodes || slots > horizon.MaxSlots {
+			return fmt.Errorf("cluster: %d nodes of %d slots is out of range: at most %d nodes and %d slots", nodes, slots, horizon.MaxNodes, horizon.MaxSlots)
+		}
 	}
 	if rs.Period < 1 {
 		return fmt.Errorf("period_s: %d, want at least 1", rs.Period)
+	}
+	if rs.Period > horizon.MaxDuration {
+		return fmt.Errorf("period_s: %d is out of range: more than %d (100 years)", rs.Period, horizon.MaxDuration)
 	}
 	return nil
 }
@@ -106,8 +116,12 @@ func (g *Group) validate(names map[string]bool) error {
 		return fmt.Errorf("name: %q used twice", g.Name)
 	case g.Count < 1:
 		return fmt.Errorf("count: %d, want at least 1", g.Count)
+	case g.Count > horizon.MaxNodes:
+		return fmt.Errorf("count: %d is out of range: more than %d nodes", g.Count, horizon.MaxNodes)
 	case g.Slots < 1:
 		return fmt.Errorf("slots: %d, want at least 1", g.Slots)
+	case g.Slots > horizon.MaxSlots:
+		return fmt.Errorf("slots: %d is out of range: more than %d", g.Slots, horizon.MaxSlots)
 	case !nonNegative(g.GFLOPS):
 		return fmt.Errorf("gflops: %v, want a finite number ≥ 0", g.GFLOPS)
 	}
@@ -130,11 +144,22 @@ func (m *NodeModel) validate() error {
 			return fmt.Errorf("%s: %v, want a finite number ≥ 0", f.name, f.x)
 		}
 	}
+	for _, d := range []struct {
+		name string
+		s    int64
+	}{{"boot_s", m.BootS}, {"shutdown_s", m.ShutdownS}} {
+		if d.s > horizon.MaxDuration {
+			return fmt.Errorf("%s: %d is out of range: more than %d (100 years)", d.name, d.s, horizon.MaxDuration)
+		}
+	}
 	for i, l := range m.SleepLevels {
 		for _, x := range []float64{l.W, float64(l.EnterS), l.EnterWh, float64(l.ExitS), l.ExitWh} {
 			if !nonNegative(x) {
 				return fmt.Errorf("sleep_levels[%d]: %v, want finite numbers ≥ 0", i, x)
 			}
+		}
+		if l.EnterS > horizon.MaxDuration || l.ExitS > horizon.MaxDuration {
+			return fmt.Errorf("sleep_levels[%d]: enter_s %d, exit_s %d: out of range: more than %d (100 years)", i, l.EnterS, l.ExitS, horizon.MaxDuration)
 		}
 	}
 	for i, f := range m.Freqs {

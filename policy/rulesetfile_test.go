@@ -82,6 +82,11 @@ func TestLoadRuleSetErrors(t *testing.T) {
 		{"cluster", func(m map[string]any) { m["cluster"] = []any{} }, "rules.json: cluster: no node group"},
 		{"group slots", func(m map[string]any) { grp(m)["slots"] = 0 }, "rules.json: cluster[0].slots: 0, want at least 1"},
 		{"model", func(m map[string]any) { grp(m)["model"].(map[string]any)["boot_s"] = -5 }, "rules.json: cluster[0].model.boot_s: -5"},
+		{"period range", func(m map[string]any) { m["period_s"] = int64(1) << 62 }, "rules.json: period_s: 4611686018427387904 is out of range: more than 3155760000"},
+		{"group slots range", func(m map[string]any) { grp(m)["slots"] = 99999999999 }, "rules.json: cluster[0].slots: 99999999999 is out of range: more than 16777216"},
+		{"group count range", func(m map[string]any) { grp(m)["count"] = int64(1) << 40 }, "rules.json: cluster[0].count: 1099511627776 is out of range: more than 1048576"},
+		{"cluster slots range", func(m map[string]any) { grp(m)["count"] = 1 << 20; grp(m)["slots"] = 1 << 10 }, "rules.json: cluster: 1048576 nodes of 1073741824 slots is out of range"},
+		{"boot range", func(m map[string]any) { grp(m)["model"].(map[string]any)["boot_s"] = int64(1) << 62 }, "rules.json: cluster[0].model.boot_s: 4611686018427387904 is out of range"},
 		{"unknown field", func(m map[string]any) { m["extra"] = 1 }, `rules.json: json: unknown field "extra"`},
 		{"type", func(m map[string]any) { m["period_s"] = "60" }, "rules.json: line 20: period_s: string is not a int64"},
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/ecotune/ecotune/internal/horizon"
 )
 
 // State is the cluster state a daemon hands to `ecotune decide`: the JSON
@@ -217,6 +219,8 @@ func (s *State) View(groups []Group, period int64) (*View, error) {
 	switch {
 	case s.Now < 0:
 		return nil, fmt.Errorf("now: %d is negative", s.Now)
+	case s.Now > horizon.Unix:
+		return nil, fmt.Errorf("now: %d is out of range: beyond the horizon %s (%d)", s.Now, horizon.Text, horizon.Unix)
 	case s.Start < 0 || s.Start > s.Now:
 		return nil, fmt.Errorf("start: %d out of [0, now %d]", s.Start, s.Now)
 	case s.TZOffset < -14*3600 || s.TZOffset > 14*3600:
@@ -225,8 +229,11 @@ func (s *State) View(groups []Group, period int64) (*View, error) {
 		return nil, fmt.Errorf("hourly_slots: %d values, want 24", len(s.HourlySlots))
 	}
 	for h, x := range s.HourlySlots {
-		if x < 0 {
+		switch {
+		case x < 0:
 			return nil, fmt.Errorf("hourly_slots[%d]: %g is negative", h, x)
+		case !(x <= maxHourlySlots): // also NaN
+			return nil, fmt.Errorf("hourly_slots[%d]: %g is out of range: more than %g", h, x, maxHourlySlots)
 		}
 	}
 	copy(v.HourlySlots[:], s.HourlySlots)
@@ -262,11 +269,41 @@ func (s *State) View(groups []Group, period int64) (*View, error) {
 			return nil, fmt.Errorf("nodes: %d nodes of group %q, but the rule set's cluster has %d", perGroup[g], groups[g].Name, groups[g].Count)
 		}
 	}
-	if err := s.jobs(v, ids, names); err != nil {
+	if err := s.jobs(v, ids, names, clusterSlots(groups)); err != nil {
 		return nil, err
 	}
 	v.Recount()
 	return v, nil
+}
+
+// maxHourlySlots bounds hourly_slots: one job per slot of the largest
+// cluster every second of the hour.
+const maxHourlySlots = float64(horizon.MaxSlots) * 3600
+
+// clusterSlots is the slots of the cluster's nodes (at most
+// horizon.MaxSlots in a valid rule set).
+func clusterSlots(groups []Group) int {
+	n := 0
+	for g := range groups {
+		n += groups[g].Count * groups[g].Slots
+	}
+	return n
+}
+
+// checkJob checks a job's slots against the cluster's and its requested
+// time against horizon.MaxDuration; field is "queue[3]" and the like.
+func checkJob(field string, id int64, slots int, reqTime int64, total int) error {
+	switch {
+	case slots < 1:
+		return fmt.Errorf("%s.slots: %d, want ≥ 1", field, slots)
+	case slots > total:
+		return fmt.Errorf("%s.slots: job %d asks %d slots, out of range: the cluster has %d", field, id, slots, total)
+	case reqTime < 0:
+		return fmt.Errorf("%s.req_time: %d is negative", field, reqTime)
+	case reqTime > horizon.MaxDuration:
+		return fmt.Errorf("%s.req_time: %d s is out of range: more than %d (100 years)", field, reqTime, horizon.MaxDuration)
+	}
+	return nil
 }
 
 // groupCounts is "4 node, 2 gpu": each group's node count.
@@ -343,26 +380,22 @@ func (s *State) node(i int, groups []Group) (NodeView, bool, error) {
 // jobs validates the queued, running and recent jobs; ids are the
 // in-service nodes, names every node (a running job's nodes out of service
 // are left out of its View).
-func (s *State) jobs(v *View, ids map[string]int, names map[string]bool) error {
+func (s *State) jobs(v *View, ids map[string]int, names map[string]bool, total int) error {
 	for i, q := range s.Queue {
-		switch {
-		case q.Slots < 1:
-			return fmt.Errorf("queue[%d].slots: %d, want ≥ 1", i, q.Slots)
-		case q.Submit < 0 || q.Submit > s.Now:
+		if err := checkJob(fmt.Sprintf("queue[%d]", i), q.ID, q.Slots, q.ReqTime, total); err != nil {
+			return err
+		}
+		if q.Submit < 0 || q.Submit > s.Now {
 			return fmt.Errorf("queue[%d].submit: %d out of [0, now %d]", i, q.Submit, s.Now)
-		case q.ReqTime < 0:
-			return fmt.Errorf("queue[%d].req_time: %d is negative", i, q.ReqTime)
 		}
 		v.Queue = append(v.Queue, QueuedJob(q))
 	}
 	for i, r := range s.Running {
-		switch {
-		case r.Slots < 1:
-			return fmt.Errorf("running[%d].slots: %d, want ≥ 1", i, r.Slots)
-		case r.Start < 0 || r.Start > s.Now:
+		if err := checkJob(fmt.Sprintf("running[%d]", i), r.ID, r.Slots, r.ReqTime, total); err != nil {
+			return err
+		}
+		if r.Start < 0 || r.Start > s.Now {
 			return fmt.Errorf("running[%d].start: %d out of [0, now %d]", i, r.Start, s.Now)
-		case r.ReqTime < 0:
-			return fmt.Errorf("running[%d].req_time: %d is negative", i, r.ReqTime)
 		}
 		j := RunningJob{ID: r.ID, Slots: r.Slots, Start: r.Start, ReqTime: r.ReqTime, Nodes: make([]int, 0, len(r.Nodes))}
 		for k, name := range r.Nodes {
@@ -382,6 +415,9 @@ func (s *State) jobs(v *View, ids map[string]int, names map[string]bool) error {
 	for i, a := range s.Recent {
 		if a.Time < 0 || a.Time > s.Now || (i > 0 && a.Time < s.Recent[i-1].Time) || a.Slots < 1 || a.ReqTime < 0 {
 			return fmt.Errorf("recent[%d]: want slots ≥ 1, req_time ≥ 0 and times in order in [0, now]", i)
+		}
+		if a.Slots > total || a.ReqTime > horizon.MaxDuration {
+			return fmt.Errorf("recent[%d]: %d slots, req_time %d s: out of range: at most the cluster's %d slots and %d s", i, a.Slots, a.ReqTime, total, horizon.MaxDuration)
 		}
 		v.Recent = append(v.Recent, Arrival(a))
 	}

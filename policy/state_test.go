@@ -115,6 +115,15 @@ func TestParseStateStrict(t *testing.T) {
 		{`{"now": 1000, "nodes": [` + four("idle", "idle", "idle", "sleepy") + `]}`, `nodes[3].state: "sleepy"`},
 		{`{"now": 1000, "nodes": [` + ok + `], "hourly_slots": [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,-1]}`, "hourly_slots[23]: -1 is negative"},
 		{`{"now": 1000, "nodes": [` + ok + `], "bogus": 1}`, `unknown field "bogus"`},
+		// Beyond the bounds (issue 36): the horizon, the cluster's 8 slots, 100 years.
+		{`{"now": 9223372036854775800, "nodes": [` + ok + `]}`, "now: 9223372036854775800 is out of range: beyond the horizon 2200-01-01T00:00:00Z (7258118400)"},
+		{`{"now": 7258118401, "nodes": [` + ok + `]}`, "now: 7258118401 is out of range"},
+		{`{"now": 1000, "nodes": [` + ok + `], "queue": [{"id": 7, "slots": 1000000000000, "submit": 5, "req_time": 3}]}`, "queue[0].slots: job 7 asks 1000000000000 slots, out of range: the cluster has 8"},
+		{`{"now": 1000, "nodes": [` + ok + `], "queue": [{"id": 7, "slots": 9, "submit": 5, "req_time": 3}]}`, "queue[0].slots: job 7 asks 9 slots, out of range: the cluster has 8"},
+		{`{"now": 1000, "nodes": [` + ok + `], "queue": [{"id": 7, "slots": 8, "submit": 5, "req_time": 9223372036854775807}]}`, "queue[0].req_time: 9223372036854775807 s is out of range: more than 3155760000"},
+		{`{"now": 1000, "nodes": [` + ok + `], "running": [{"id": 6, "slots": 9, "start": 5, "req_time": 3, "nodes": ["n1"]}]}`, "running[0].slots: job 6 asks 9 slots, out of range"},
+		{`{"now": 1000, "nodes": [` + ok + `], "recent": [{"time": 5, "slots": 9, "req_time": 3}]}`, "recent[0]: 9 slots, req_time 3 s: out of range"},
+		{`{"now": 1000, "nodes": [` + ok + `], "hourly_slots": [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1e300]}`, "hourly_slots[23]: 1e+300 is out of range"},
 	}
 	for _, tt := range tests {
 		_, err := ParseState([]byte(tt.state), rs)
@@ -122,8 +131,14 @@ func TestParseStateStrict(t *testing.T) {
 			t.Errorf("%s: error %v; want %q", tt.state, err, tt.want)
 		}
 	}
-	if _, err := ParseState([]byte(`{"now": 1000, "nodes": [`+ok+`]}`), rs); err != nil {
-		t.Errorf("a valid state: %v", err)
+	for _, st := range []string{
+		`{"now": 1000, "nodes": [` + ok + `]}`,
+		// At the bounds exactly: accepted.
+		`{"now": 7258118400, "nodes": [` + ok + `], "queue": [{"id": 7, "slots": 8, "submit": 5, "req_time": 3155760000}]}`,
+	} {
+		if _, err := ParseState([]byte(st), rs); err != nil {
+			t.Errorf("a valid state %s: %v", st, err)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/ecotune/ecotune/datasets"
@@ -153,7 +154,7 @@ func ParseCluster(data []byte) (Cluster, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&f); err != nil {
-		return Cluster{}, err
+		return Cluster{}, intRangeError(data, err)
 	}
 	c := Cluster{Name: f.Name, Partitions: f.Partitions}
 	for i, g := range f.Groups {
@@ -167,6 +168,49 @@ func ParseCluster(data []byte) (Cluster, error) {
 		return Cluster{}, err
 	}
 	return c, nil
+}
+
+// intRangeError rewrites yaml's error for an integer too large for any
+// field ("cannot unmarshal !!int `9223372...` into int") as out of range,
+// naming the line, the field's path and the limit; other errors are
+// returned as they are.
+func intRangeError(data []byte, err error) error {
+	var te *yaml.TypeError
+	var root yaml.Node
+	if !errors.As(err, &te) || yaml.Unmarshal(data, &root) != nil {
+		return err
+	}
+	var bad *yaml.Node
+	path := ""
+	var walk func(n *yaml.Node, at string)
+	walk = func(n *yaml.Node, at string) {
+		switch {
+		case bad != nil:
+		case n.Kind == yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				walk(n.Content[i+1], strings.TrimPrefix(at+"."+n.Content[i].Value, "."))
+			}
+		case n.Kind == yaml.DocumentNode || n.Kind == yaml.SequenceNode:
+			for i, c := range n.Content {
+				if n.Kind == yaml.SequenceNode {
+					walk(c, fmt.Sprintf("%s[%d]", at, i))
+				} else {
+					walk(c, at)
+				}
+			}
+		case n.Kind == yaml.ScalarNode && n.Tag == "!!int":
+			if _, perr := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); perr != nil {
+				bad, path = n, at
+			}
+		case n.Kind == yaml.ScalarNode && n.Tag == "!!float" && strings.Trim(strings.TrimLeft(n.Value, "+-"), "0123456789") == "":
+			bad, path = n, at // whole, but too large for an int: yaml calls it a float
+		}
+	}
+	walk(&root, "")
+	if bad == nil {
+		return err
+	}
+	return fmt.Errorf("line %d: %s: %s is out of range: beyond the int64 maximum %d", bad.Line, path, bad.Value, int64(math.MaxInt64))
 }
 
 type fileCluster struct {

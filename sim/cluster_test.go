@@ -45,6 +45,10 @@ func TestParseClusterErrors(t *testing.T) {
 		{`groups: [{name: a, count: 2, slots: 1, model: {sleep_levels: [{w: -1}]}}]`, "groups[0].model.sleep_levels[0].w"},
 		{`groups: [{name: a, count: 2, slots: 1, modle: escs}]`, "field modle not found"},
 		{`groups: [{name: a, count: two}]`, "cannot unmarshal"},
+		// Issue 36: beyond int64, and beyond the limit.
+		{`groups: [{name: a, count: 9223372036854775808, slots: 1, model: escs}]`, "line 1: groups[0].count: 9223372036854775808 is out of range: beyond the int64 maximum 9223372036854775807"},
+		{"groups:\n- name: a\n  count: 2\n  slots: 99999999999999999999\n  model: escs\n", "line 4: groups[0].slots: 99999999999999999999 is out of range"},
+		{`{"groups": [{"name": "a", "count": 99999999999, "slots": 1, "model": "escs"}]}`, "groups[0].count: 99999999999 nodes is more than the limit, 1048576"},
 	} {
 		_, err := sim.ParseCluster([]byte(tc.text))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -36,7 +36,9 @@ the schema every daemon follows; times in Unix seconds):
 The state must be the rule set's cluster: every node once, as many of
 each group as the rule set says; now, nodes and each node's name, group,
 state and since are required; unknown keys and negative times or counts
-are errors naming the field.
+are errors naming the field, and so are numbers out of range: times beyond
+the horizon 2200-01-01T00:00:00Z (7258118400), requested times over 100
+years, a job asking more slots than the cluster has.
 
 Node states: off, booting, idle, busy, shutting-down, or Slurm's as sinfo
 and scontrol print them (idle, mixed, allocated, completing, idle~

@@ -85,8 +85,7 @@ func runImport(c *cli.Context) error {
 		// given on the command line, not only in the environment
 		return fmt.Errorf("import: --anonymize-key without --anonymize")
 	}
-	ctx, stop := interruptible(c.Context)
-	defer stop()
+	ctx := c.Context // the first signal cancels it (onInterrupt)
 	meta, err := datasets.ImportContext(ctx, logs, out, datasets.ImportOptions{
 		ReadOptions: datasets.ReadOptions{Format: c.String("format"), Lenient: c.Bool("lenient")},
 		Force:       c.Bool("force"),

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,7 +56,7 @@ func startUntilTemp(t *testing.T, bin, dir string, args ...string) (*exec.Cmd, *
 // TestInterruptLeavesNoTempFiles reproduces issue 22's item 6 with the
 // built binary: SIGINT or SIGTERM during import and during synth used to
 // leave their temporary files (up to gigabytes); now the command exits
-// non-zero saying so, with no output and no temporary file left. A
+// 130 or 143 (issue 36) saying so, with no output and no temporary file left. A
 // command killed outright (SIGKILL) leaves them, and the next one into the
 // same directory removes them: the runs directory of a dead process at
 // once, a temporary output once an hour old.
@@ -88,8 +89,9 @@ func TestInterruptLeavesNoTempFiles(t *testing.T) {
 			cmd.Process.Signal(c.sig)
 			start := time.Now()
 			err := cmd.Wait()
-			if err == nil || !strings.Contains(stderr.String(), "interrupted") {
-				t.Errorf("exit %v, stderr %q: want a failure saying interrupted", err, stderr.String())
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 128+int(c.sig) || !strings.Contains(stderr.String(), "interrupted") {
+				t.Errorf("exit %v, stderr %q: want exit status %d saying interrupted", err, stderr.String(), 128+int(c.sig))
 			}
 			if took := time.Since(start); took > 2*time.Second {
 				t.Errorf("stopped %v after the signal", took)

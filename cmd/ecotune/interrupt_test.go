@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -63,8 +64,9 @@ func readCheckpoint(t *testing.T, dir string) checkpointHead {
 
 // TestTuneSIGINT reproduces issue 22 item 5: tune with a population of
 // 3000 stops within 2 s of SIGINT in the middle of a generation, keeping
-// the evaluations it finished in the checkpoint, and resumes to the same
-// front bytes as an uninterrupted run; a second signal exits at once.
+// the evaluations it finished in the checkpoint (exit status 130, issue
+// 36), and resumes to the same front bytes as an uninterrupted run; a
+// second signal exits at once.
 func TestTuneSIGINT(t *testing.T) {
 	base := t.TempDir()
 	bin := buildBinary(t, base)
@@ -98,8 +100,9 @@ func TestTuneSIGINT(t *testing.T) {
 	}
 	select {
 	case err := <-done:
-		if err != nil {
-			t.Fatalf("interrupted run: %v\n%s", err, stderr.String())
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+			t.Fatalf("interrupted run: %v, want exit status 130\n%s", err, stderr.String())
 		}
 		if d := time.Since(sent); d > 2*time.Second {
 			t.Errorf("stopped %s after SIGINT, want at most 2 s", d.Round(time.Millisecond))
@@ -157,5 +160,93 @@ func TestTuneSIGINT(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		again.Process.Kill()
 		t.Fatal("still running 30 s after two signals")
+	}
+}
+
+// exitStatus waits for cmd (up to 30 s) and returns its exit status, or
+// fails if a signal killed it.
+func exitStatus(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		switch {
+		case err == nil:
+			return 0
+		case !errors.As(err, &ee):
+			t.Fatal(err)
+		case ee.ExitCode() < 0:
+			t.Fatalf("killed by the signal (%v), want an exit status", err)
+		}
+		return ee.ExitCode()
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("still running 30 s after the signal")
+	}
+	return -1
+}
+
+// Issue 36 item 6: tune, import, synth, simulate and report exit with
+// status 130 on SIGINT and 143 on SIGTERM (import and synth exited 1, tune
+// 0, simulate and report died by the signal). simulate and report are
+// held inside their action by a named pipe for an input, so the signal
+// lands at a known point; tune is stopped once its first checkpoint is
+// written, which it keeps. (import and synth: TestInterruptLeavesNoTempFiles.)
+func TestSignalExitStatus(t *testing.T) {
+	base := t.TempDir()
+	bin := buildBinary(t, base)
+	fifo := filepath.Join(base, "trace.swf")
+	runDir := filepath.Join(base, "run")
+	if err := os.Mkdir(runDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{fifo, filepath.Join(runDir, "run.json")} {
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Skipf("no named pipe: %v", err)
+		}
+	}
+	trace := writeJobs(t, base, 300)
+	for _, c := range []struct {
+		name string
+		sig  syscall.Signal
+		want int
+		args []string
+	}{
+		{"simulate SIGINT", syscall.SIGINT, 130, []string{"simulate", "--trace", fifo, "--policy", "idle-timeout", "--nodes", "4"}},
+		{"simulate SIGTERM", syscall.SIGTERM, 143, []string{"simulate", "--trace", fifo, "--policy", "idle-timeout", "--nodes", "4"}},
+		{"report SIGINT", syscall.SIGINT, 130, []string{"report", runDir}},
+		{"report SIGTERM", syscall.SIGTERM, 143, []string{"report", runDir}},
+		{"tune SIGTERM", syscall.SIGTERM, 143, []string{"--quiet", "tune", "--trace", trace, "--policy", "idle-timeout",
+			"--population", "400", "--islands", "1", "--generations", "50", "--seed", "3", "--no-report", "-o", filepath.Join(base, "tune")}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cmd := exec.Command(bin, c.args...)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			if c.args[1] == "tune" {
+				waitFile(t, filepath.Join(base, "tune", tuner.CheckpointJSON), time.Minute, nil)
+			} else {
+				time.Sleep(500 * time.Millisecond) // blocked opening the pipe
+			}
+			if err := cmd.Process.Signal(c.sig); err != nil {
+				t.Fatal(err)
+			}
+			if got := exitStatus(t, cmd); got != c.want {
+				t.Errorf("exit status %d, want %d; stderr %q", got, c.want, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), "interrupted") {
+				t.Errorf("stderr %q does not say interrupted", stderr.String())
+			}
+			if c.args[1] == "tune" {
+				if ck := readCheckpoint(t, filepath.Join(base, "tune")); ck.CacheEntries == 0 {
+					t.Error("the interrupted tune kept no evaluation")
+				}
+			}
+		})
 	}
 }

@@ -61,6 +61,7 @@ func newApp() *cli.App {
 		ExitErrHandler: func(*cli.Context, error) {},
 	}
 	strictArgs(app.Commands)
+	interruptCommands(app.Commands)
 	tidyHelp(app.Commands)
 	return app
 }

@@ -55,8 +55,7 @@ func runSynth(c *cli.Context) error {
 		return err
 	}
 	out := c.String("output")
-	ctx, stop := interruptible(c.Context)
-	defer stop()
+	ctx := c.Context // the first signal cancels it (onInterrupt)
 	meta, err := datasets.WriteSynthContext(ctx, out, datasets.SynthOptions{
 		Jobs: c.Int("jobs"), Nodes: c.Int("nodes"), Seed: c.Uint64("seed"), Typeless: c.Bool("typeless"),
 	}, c.Bool("force"))
