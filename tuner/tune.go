@@ -2,9 +2,6 @@ package tuner
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -513,33 +510,11 @@ func runMeta(o Options, pv rundir.Provenance, prob *scoring.PolicyProblem, res *
 	return m, nil
 }
 
-// traceDigest is the SHA-256 of the trace's single source file, or of its
-// canonical jobs when it has several sources or none recorded.
 // TraceDigest is the trace's SHA-256 as run.json records it
-// (trace_sha256): its source file's when it was read from one file, else
-// one over its jobs.
-func TraceDigest(tr *datasets.Trace) string { return traceDigest(tr) }
+// (scoring.TraceDigest).
+func TraceDigest(tr *datasets.Trace) string { return scoring.TraceDigest(tr) }
 
-func traceDigest(tr *datasets.Trace) string {
-	if len(tr.Meta.Sources) == 1 && tr.Meta.Sources[0].SHA256 != "" {
-		return tr.Meta.Sources[0].SHA256
-	}
-	return jobsDigest(tr.Jobs)
-}
-
-// jobsDigest is the SHA-256 of jobs in a canonical binary form.
-func jobsDigest(jobs []datasets.Job) string {
-	h := sha256.New()
-	var b []byte
-	for _, j := range jobs {
-		b = b[:0]
-		for _, v := range []int64{j.ID, j.Submit, j.Wait, j.Run, int64(j.Procs), int64(j.ReqProcs), j.ReqTime, int64(j.Status)} {
-			b = binary.LittleEndian.AppendUint64(b, uint64(v))
-		}
-		h.Write(b)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
+func traceDigest(tr *datasets.Trace) string { return scoring.TraceDigest(tr) }
 
 // trainNormalizer is the hypervolume box of the train split.
 func trainNormalizer(refs map[string]Reference, objs []Objective) (scoring.Normalizer, error) {
