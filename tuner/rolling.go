@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	rundir "github.com/ecotune/ecotune/run"
+	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/summary"
 )
 
@@ -88,11 +89,7 @@ func windowBounds(n, windows int) ([]int, error) {
 	if n < windows+1 {
 		return nil, fmt.Errorf("tuner: %d jobs cannot fill the %d blocks of %d windows", n, windows+1, windows)
 	}
-	b := make([]int, windows+2)
-	for i := range b {
-		b[i] = i * n / (windows + 1)
-	}
-	return b, nil
+	return scoring.WindowBounds(n, windows+1), nil
 }
 
 // tuneWindow runs window k, or keeps it when resuming and it finished;
