@@ -16,7 +16,7 @@ import (
 
 // TunePolicies tunes each policy in turn on o's split with o's settings
 // and seed (the same budget), each an ordinary run in t.Dir/POLICY, and
-// writes t.Dir/summary.json (PoliciesSummary). With t.Resume, the
+// writes t.Dir/summary.json (summary.PoliciesSummary). With t.Resume, the
 // finished runs are kept if they are o's (a run of other options is
 // refused) and picked again if o's pick checks differ, and an interrupted
 // one resumes (resumeRun). Cancelling ctx stops the current policy's run;

@@ -29,7 +29,7 @@ type WindowsOutcome struct {
 // Each window is one Tune run in t.Dir/window-k (o.Split is not used),
 // with o's settings and the same seed: window k is what `ecotune tune`
 // on that split alone gives. It then writes t.Dir/windows.json and
-// windows.csv (WindowsSummary).
+// windows.csv (summary.WindowsSummary).
 //
 // Cancelling ctx stops the current window after its current generation;
 // finished windows stay as they are and the summary lists them, marked

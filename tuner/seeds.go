@@ -14,7 +14,7 @@ import (
 
 // TuneSeeds runs the comparison of TunePolicies once per seed, each in
 // t.Dir/seed-S (an ordinary comparison directory, with its
-// summary.json), and writes t.Dir/seeds.json (SeedsSummary). o's own seed
+// summary.json), and writes t.Dir/seeds.json (summary.SeedsSummary). o's own seed
 // is not used. With t.Resume, each seed's comparison resumes as
 // TunePolicies does (a seed not started yet starts). Cancelling ctx stops
 // the current seed's comparison (its directory keeps what it finished);
