@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/summary"
 )
 
 // outsideState lists the names and contents beneath dir.
@@ -109,7 +109,7 @@ func TestReportLinkAnywhere(t *testing.T) {
 			t.Fatal(err)
 		}
 		before := outsideState(t, run)
-		s := &tuner.PoliciesSummary{Policies: []tuner.PolicySummary{{Policy: "hgfs", Dir: "hgfs"}}}
+		s := &summary.PoliciesSummary{Policies: []summary.PolicySummary{{Policy: "hgfs", Dir: "hgfs"}}}
 		_, err := WritePoliciesRun(dir, s, true)
 		want := filepath.Join(dir, "hgfs") + " is a symbolic link, not a directory: refusing to use it"
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -9,6 +9,7 @@ import (
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/tuner"
 	"github.com/ecotune/ecotune/tuner/scoring"
+	"github.com/ecotune/ecotune/tuner/summary"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -37,7 +38,7 @@ var policyColours = []color.RGBA{
 // off-seconds as a share of the oracle's; always-on and the oracle as
 // references) and the figure of their fronts on both splits,
 // dir/policies-front.svg. It returns the Markdown file's path.
-func WritePolicies(dir string, s *tuner.PoliciesSummary, force bool) (string, error) {
+func WritePolicies(dir string, s *summary.PoliciesSummary, force bool) (string, error) {
 	root, err := run.OpenRoot(dir)
 	if err != nil {
 		return "", fmt.Errorf("reports: %w", err)
@@ -47,7 +48,7 @@ func WritePolicies(dir string, s *tuner.PoliciesSummary, force bool) (string, er
 }
 
 // writePolicies is WritePolicies into the directory root.
-func writePolicies(root *run.Root, s *tuner.PoliciesSummary, force bool) (string, error) {
+func writePolicies(root *run.Root, s *summary.PoliciesSummary, force bool) (string, error) {
 	fig, err := policiesFigure(root, s)
 	if err != nil {
 		return "", err
@@ -68,7 +69,7 @@ func writePolicies(root *run.Root, s *tuner.PoliciesSummary, force bool) (string
 // comparison (WritePolicies). It returns policies.md's path; an error
 // names the policy or the comparison that failed. A POLICY directory that
 // is a symbolic link is refused.
-func WritePoliciesRun(dir string, s *tuner.PoliciesSummary, force bool) (string, error) {
+func WritePoliciesRun(dir string, s *summary.PoliciesSummary, force bool) (string, error) {
 	root, err := run.OpenRoot(dir)
 	if err != nil {
 		return "", fmt.Errorf("reports: %w", err)
@@ -78,7 +79,7 @@ func WritePoliciesRun(dir string, s *tuner.PoliciesSummary, force bool) (string,
 }
 
 // writePoliciesRun is WritePoliciesRun in the directory root.
-func writePoliciesRun(root *run.Root, s *tuner.PoliciesSummary, force bool) (string, error) {
+func writePoliciesRun(root *run.Root, s *summary.PoliciesSummary, force bool) (string, error) {
 	for _, p := range s.Policies {
 		pdir := root.Join(p.Dir)
 		sub, err := root.Sub(p.Dir)
@@ -98,7 +99,7 @@ func writePoliciesRun(root *run.Root, s *tuner.PoliciesSummary, force bool) (str
 }
 
 // PoliciesText is the Markdown of the comparison.
-func PoliciesText(s *tuner.PoliciesSummary) string {
+func PoliciesText(s *summary.PoliciesSummary) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Tuned policies compared\n\nTrace %s (sha256 %.12s), split %s, scheduler %s, seed %d.\n", s.Trace, s.TraceSHA256, s.Split, s.Scheduler, s.Seed)
 	if s.Interrupted {
@@ -176,7 +177,7 @@ func yesNo(b bool) string {
 }
 
 // scoreCells formats the comparison's score columns of sc on split.
-func scoreCells(sc *objectives.Scores, refs map[string]tuner.Pair, split string) string {
+func scoreCells(sc *objectives.Scores, refs map[string]summary.Pair, split string) string {
 	share := ""
 	if o, ok := refs[scoring.Oracle]; ok {
 		osc := &o.Train
@@ -194,7 +195,7 @@ func scoreCells(sc *objectives.Scores, refs map[string]tuner.Pair, split string)
 // policiesFigure draws every policy's front (its rank-0 solutions) in
 // qos_p90 against off-node-seconds, train and test side by side, with
 // always-on and the oracle marked.
-func policiesFigure(root *run.Root, s *tuner.PoliciesSummary) (*Figure, error) {
+func policiesFigure(root *run.Root, s *summary.PoliciesSummary) (*Figure, error) {
 	splits := []string{"train", "test"}
 	row := make([]*plot.Plot, len(splits))
 	legend := plot.NewLegend()

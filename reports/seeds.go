@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/ecotune/ecotune/run"
-	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/summary"
 )
 
 // SeedsMarkdown is the report of `ecotune tune --policies … --seeds …` in
@@ -20,7 +20,7 @@ const SeedsMarkdown = "seeds.md"
 // a resumed seed rewrites its earlier report) in dir/seed-S, then
 // dir/seeds.md (SeedsText). It returns seeds.md's path; an error names the
 // seed or the summary that failed.
-func WriteSeedsRun(dir string, s *tuner.SeedsSummary, force bool) (string, error) {
+func WriteSeedsRun(dir string, s *summary.SeedsSummary, force bool) (string, error) {
 	root, err := run.OpenRoot(dir)
 	if err != nil {
 		return "", fmt.Errorf("reports: %w", err)
@@ -45,8 +45,8 @@ func writeSeed(root *run.Root, name string) error {
 		return err
 	}
 	defer sub.Close()
-	var ps tuner.PoliciesSummary
-	if err := sub.ReadJSON(tuner.SummaryJSON, &ps); err != nil {
+	var ps summary.PoliciesSummary
+	if err := sub.ReadJSON(summary.SummaryJSON, &ps); err != nil {
 		return err
 	}
 	_, err = writePoliciesRun(sub, &ps, true)
@@ -57,7 +57,7 @@ func writeSeed(root *run.Root, name string) error {
 // mean test hypervolume, each with its spread across the seeds; whether
 // the seeds tell each policy apart from the next one down; and each
 // preset's picks on the test split.
-func SeedsText(s *tuner.SeedsSummary) string {
+func SeedsText(s *summary.SeedsSummary) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Tuned policies compared over seeds\n\nTrace %s (sha256 %.12s), split %s, scheduler %s, seeds %s (one comparison each: %s).\n",
 		s.Trace, s.TraceSHA256, s.Split, s.Scheduler, seedList(s.Seeds), strings.Join(s.Dirs, ", "))
@@ -95,14 +95,14 @@ func SeedsText(s *tuner.SeedsSummary) string {
 
 // rankByTestHV returns the policies with a test hypervolume, highest mean
 // first (ties in the given order).
-func rankByTestHV(ps []tuner.SeedsPolicy) []tuner.SeedsPolicy {
-	var out []tuner.SeedsPolicy
+func rankByTestHV(ps []summary.SeedsPolicy) []summary.SeedsPolicy {
+	var out []summary.SeedsPolicy
 	for _, p := range ps {
 		if _, ok := p.Hypervolume["test"]; ok {
 			out = append(out, p)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b tuner.SeedsPolicy) int {
+	slices.SortStableFunc(out, func(a, b summary.SeedsPolicy) int {
 		return cmp.Compare(b.Hypervolume["test"].Mean, a.Hypervolume["test"].Mean)
 	})
 	return out
@@ -111,7 +111,7 @@ func rankByTestHV(ps []tuner.SeedsPolicy) []tuner.SeedsPolicy {
 // apartText says whether the seeds tell policy a (the higher mean test
 // hypervolume) apart from b: only when a's lowest seed is above b's
 // highest.
-func apartText(a, b tuner.SeedsPolicy) string {
+func apartText(a, b summary.SeedsPolicy) string {
 	ha, hb := a.Hypervolume["test"], b.Hypervolume["test"]
 	gap := ha.Mean - hb.Mean
 	if ha.Min > hb.Max {
@@ -123,7 +123,7 @@ func apartText(a, b tuner.SeedsPolicy) string {
 }
 
 // spreadText formats s as "mean (min–max)" with f, or "" when absent.
-func spreadText(s *tuner.Spread, f func(float64) string) string {
+func spreadText(s *summary.Spread, f func(float64) string) string {
 	if s == nil {
 		return ""
 	}

@@ -4,14 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/summary"
 )
 
 // seedsPolicy is a policy with the given test hypervolumes per seed (train
 // 0.5 on each) and a rel10 pick met on test on feasible of them.
-func seedsPolicy(name string, feasible int, test ...float64) tuner.SeedsPolicy {
-	spread := func(xs []float64) tuner.Spread {
-		s := tuner.Spread{Min: xs[0], Max: xs[0], PerSeed: xs}
+func seedsPolicy(name string, feasible int, test ...float64) summary.SeedsPolicy {
+	spread := func(xs []float64) summary.Spread {
+		s := summary.Spread{Min: xs[0], Max: xs[0], PerSeed: xs}
 		for _, x := range xs {
 			s.Mean += x / float64(len(xs))
 			s.Min, s.Max = min(s.Min, x), max(s.Max, x)
@@ -23,9 +23,9 @@ func seedsPolicy(name string, feasible int, test ...float64) tuner.SeedsPolicy {
 		train[i] = 0.5
 	}
 	share, hind, seeds := spread([]float64{0.5, 0.7}), spread([]float64{0.8, 0.9}), len(test)
-	return tuner.SeedsPolicy{Policy: name,
-		Hypervolume: map[string]tuner.Spread{"train": spread(train), "test": spread(test)},
-		Picks: map[string]tuner.SeedsPick{"rel10": {Seeds: len(test), FeasibleTrain: len(test), FeasibleTest: feasible, TestOffShare: &share,
+	return summary.SeedsPolicy{Policy: name,
+		Hypervolume: map[string]summary.Spread{"train": spread(train), "test": spread(test)},
+		Picks: map[string]summary.SeedsPick{"rel10": {Seeds: len(test), FeasibleTrain: len(test), FeasibleTest: feasible, TestOffShare: &share,
 			HindsightOffShare: &hind, HindsightFeasible: &seeds}}}
 }
 
@@ -34,9 +34,9 @@ func seedsPolicy(name string, feasible int, test ...float64) tuner.SeedsPolicy {
 // highest: a (0.70, 0.72) is ahead of b (0.60, 0.68); b (0.60, 0.68) and c
 // (0.62, 0.65) overlap, although b's mean is higher.
 func TestSeedsText(t *testing.T) {
-	s := &tuner.SeedsSummary{Trace: "T", Split: "chronological jobs 0.7", Scheduler: "easy", Seeds: []int64{1, 2},
+	s := &summary.SeedsSummary{Trace: "T", Split: "chronological jobs 0.7", Scheduler: "easy", Seeds: []int64{1, 2},
 		Dirs: []string{"seed-1", "seed-2"}, Presets: []string{"rel10"},
-		Policies: []tuner.SeedsPolicy{seedsPolicy("c", 1, 0.62, 0.65), seedsPolicy("a", 2, 0.70, 0.72), seedsPolicy("b", 2, 0.60, 0.68)}}
+		Policies: []summary.SeedsPolicy{seedsPolicy("c", 1, 0.62, 0.65), seedsPolicy("a", 2, 0.70, 0.72), seedsPolicy("b", 2, 0.60, 0.68)}}
 	text := SeedsText(s)
 	for _, want := range []string{
 		"| a | 0.71 | 0.7–0.72 | 0.7, 0.72 | 0.5 |",

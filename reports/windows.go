@@ -7,14 +7,14 @@ import (
 	"text/tabwriter"
 
 	"github.com/ecotune/ecotune/objectives"
-	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/summary"
 )
 
 // WriteWindowsText writes a rolling-origin summary (`tune --windows`) as a short table: per window its test
 // jobs, test hypervolume and each preset pick's test qos_p90 / off
 // node-seconds / reconfigurations, then the rows of their means and
 // standard deviations across the windows.
-func WriteWindowsText(w io.Writer, s *tuner.WindowsSummary) error {
+func WriteWindowsText(w io.Writer, s *summary.WindowsSummary) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "k\ttest jobs\ttest HV\t%s\n", strings.Join(s.Presets, "\t"))
 	for _, win := range s.PerWindow {
@@ -33,7 +33,7 @@ func WriteWindowsText(w io.Writer, s *tuner.WindowsSummary) error {
 	}
 	for _, st := range []struct {
 		name string
-		v    *tuner.WindowStats
+		v    *summary.WindowStats
 	}{{"mean", s.Mean}, {"sd", s.SD}} {
 		if st.v == nil {
 			continue

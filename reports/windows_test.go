@@ -6,25 +6,25 @@ import (
 	"testing"
 
 	"github.com/ecotune/ecotune/objectives"
-	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/summary"
 )
 
 // TestWriteWindowsText: a header, one row per window, mean and sd when
 // present, and the legend; a pick without test scores shows "-".
 func TestWriteWindowsText(t *testing.T) {
 	sc := map[string]float64{objectives.QoSP90: 0.25, objectives.OffNodeSeconds: 12000, objectives.Reconfigurations: 7}
-	win := func(k int, test map[string]float64) tuner.Window {
-		return tuner.Window{K: k, Test: tuner.Block{FromJob: 10 * k, ToJob: 10*k + 10}, TestHypervolume: 0.5,
-			Presets: []tuner.Pick{{Name: "qos0.1", Feasible: test != nil, Test: test}}}
+	win := func(k int, test map[string]float64) summary.Window {
+		return summary.Window{K: k, Test: summary.Block{FromJob: 10 * k, ToJob: 10*k + 10}, TestHypervolume: 0.5,
+			Presets: []summary.Pick{{Name: "qos0.1", Feasible: test != nil, Test: test}}}
 	}
-	stats := &tuner.WindowStats{TestHypervolume: 0.5, Presets: []tuner.PickStats{{Name: "qos0.1", Test: sc}}}
+	stats := &summary.WindowStats{TestHypervolume: 0.5, Presets: []summary.PickStats{{Name: "qos0.1", Test: sc}}}
 	for _, tc := range []struct {
 		name  string
-		s     tuner.WindowsSummary
+		s     summary.WindowsSummary
 		lines int
 	}{
-		{"finished", tuner.WindowsSummary{Presets: []string{"qos0.1"}, PerWindow: []tuner.Window{win(1, sc), win(2, nil)}, Mean: stats, SD: stats}, 1 + 2 + 3},
-		{"interrupted", tuner.WindowsSummary{Presets: []string{"qos0.1"}, PerWindow: []tuner.Window{win(1, sc)}, Interrupted: true}, 1 + 1 + 1},
+		{"finished", summary.WindowsSummary{Presets: []string{"qos0.1"}, PerWindow: []summary.Window{win(1, sc), win(2, nil)}, Mean: stats, SD: stats}, 1 + 2 + 3},
+		{"interrupted", summary.WindowsSummary{Presets: []string{"qos0.1"}, PerWindow: []summary.Window{win(1, sc)}, Interrupted: true}, 1 + 1 + 1},
 	} {
 		var b bytes.Buffer
 		if err := WriteWindowsText(&b, &tc.s); err != nil {

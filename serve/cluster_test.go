@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/ecotune/ecotune/run"
-	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/summary"
 )
 
 // twoModels is a cluster file for the embedded trace (128 one-slot
@@ -306,7 +306,7 @@ func TestTunePoliciesIsTheCommandLine(t *testing.T) {
 		t.Fatalf("%v: %v\n%s", args, err, out)
 	}
 	mine := filepath.Join(ts.jobs.dir(id), runSubdir)
-	for _, f := range []string{tuner.SummaryJSON, "idle-timeout/front.json", "load/front.json", "policies.md"} {
+	for _, f := range []string{summary.SummaryJSON, "idle-timeout/front.json", "load/front.json", "policies.md"} {
 		want, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
 			t.Fatal(err)
@@ -369,7 +369,7 @@ func TestTunePoliciesSurvivesRestart(t *testing.T) {
 	if j.ResumedAt < 2 || j.Policy != "load" || j.Step != 1 || j.Percent() != 100 {
 		t.Errorf("the resumed run: resumed at %d, policy %q, step %d/%d, %d %%", j.ResumedAt, j.Policy, j.Step, j.Steps, j.Percent())
 	}
-	for _, f := range []string{tuner.SummaryJSON, "idle-timeout/front.json", "load/front.json"} {
+	for _, f := range []string{summary.SummaryJSON, "idle-timeout/front.json", "load/front.json"} {
 		want, err := os.ReadFile(filepath.Join(ref.data, "runs", refID, runSubdir, f))
 		if err != nil {
 			t.Fatal(err)

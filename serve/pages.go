@@ -22,9 +22,9 @@ import (
 	"github.com/ecotune/ecotune/reports"
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
-	"github.com/ecotune/ecotune/tuner"
 	"github.com/ecotune/ecotune/tuner/pick"
 	"github.com/ecotune/ecotune/tuner/search"
+	"github.com/ecotune/ecotune/tuner/summary"
 )
 
 var funcs = template.FuncMap{
@@ -485,8 +485,8 @@ func (s *Server) tuneResult(j Job, data map[string]any) error {
 		data["Tune"] = v
 		return nil
 	}
-	var sum tuner.PoliciesSummary
-	if err := run.ReadJSON(filepath.Join(s.jobs.dir(j.ID), runSubdir, tuner.SummaryJSON), &sum); err != nil {
+	var sum summary.PoliciesSummary
+	if err := run.ReadJSON(filepath.Join(s.jobs.dir(j.ID), runSubdir, summary.SummaryJSON), &sum); err != nil {
 		return err
 	}
 	var views []tuneView

@@ -3,7 +3,6 @@ package tuner
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 
 	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
@@ -42,13 +41,4 @@ func ClusterOf(m *RunMeta) (sim.Cluster, error) {
 		return c, fmt.Errorf("tuner: run.json: cluster: %w", err)
 	}
 	return c, nil
-}
-
-// LoadPoliciesSummary reads the summary.json of a TunePolicies directory.
-func LoadPoliciesSummary(dir string) (*PoliciesSummary, error) {
-	var s PoliciesSummary
-	if err := readJSON(filepath.Join(dir, SummaryJSON), &s); err != nil {
-		return nil, err
-	}
-	return &s, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
 	"github.com/ecotune/ecotune/tuner/pick"
+	"github.com/ecotune/ecotune/tuner/summary"
 )
 
 // TestTunePoliciesContract tunes two policies on a small budget and checks
@@ -35,7 +36,7 @@ func TestTunePoliciesContract(t *testing.T) {
 	if len(s.Policies) != 2 || s.Interrupted {
 		t.Fatalf("%d policies summarised (interrupted %v), want 2", len(s.Policies), s.Interrupted)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, tuner.SummaryJSON))
+	b, err := os.ReadFile(filepath.Join(dir, summary.SummaryJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +153,7 @@ func TestTunePoliciesResume(t *testing.T) {
 	if _, err := tuner.TunePolicies(context.Background(), o, tg, policies); err != nil {
 		t.Fatal(err)
 	}
-	summary := filepath.Join(dir, tuner.SummaryJSON)
+	summary := filepath.Join(dir, summary.SummaryJSON)
 	first, err := os.ReadFile(summary)
 	if err != nil {
 		t.Fatal(err)
@@ -246,7 +247,7 @@ func TestTunePoliciesResume(t *testing.T) {
 // A pick that meets its bound on test has a hindsight member that does
 // too, with at least its off-seconds (most off-seconds first: qos0.1,
 // qos0.5, rel10); qos0's hindsight has at most the pick's test qos_p90.
-func checkHindsight(t *testing.T, p tuner.PolicySummary) {
+func checkHindsight(t *testing.T, p summary.PolicySummary) {
 	t.Helper()
 	for name, pk := range p.Picks {
 		h := pk.Hindsight

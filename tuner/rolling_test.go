@@ -22,6 +22,7 @@ import (
 	"github.com/ecotune/ecotune/tuner"
 	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
+	"github.com/ecotune/ecotune/tuner/summary"
 )
 
 // nasaJobs is the first n jobs of the NASA iPSC/860 trace (the embedded
@@ -146,9 +147,9 @@ func TestTuneWindows(t *testing.T) {
 }
 
 // checkStats recomputes the mean and sample standard deviation.
-func checkStats(t *testing.T, s *tuner.WindowsSummary) {
+func checkStats(t *testing.T, s *summary.WindowsSummary) {
 	t.Helper()
-	stat := func(f func(w tuner.Window) float64) (mean, sd float64) {
+	stat := func(f func(w summary.Window) float64) (mean, sd float64) {
 		for _, w := range s.PerWindow {
 			mean += f(w)
 		}
@@ -159,13 +160,13 @@ func checkStats(t *testing.T, s *tuner.WindowsSummary) {
 		return mean, math.Sqrt(sd / float64(len(s.PerWindow)-1))
 	}
 	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
-	m, sd := stat(func(w tuner.Window) float64 { return w.TestHypervolume })
+	m, sd := stat(func(w summary.Window) float64 { return w.TestHypervolume })
 	if !near(s.Mean.TestHypervolume, m) || !near(s.SD.TestHypervolume, sd) {
 		t.Errorf("test HV mean ± sd %g ± %g, want %g ± %g", s.Mean.TestHypervolume, s.SD.TestHypervolume, m, sd)
 	}
 	for j, name := range s.Presets {
-		for _, score := range tuner.WindowScores {
-			m, sd := stat(func(w tuner.Window) float64 { return w.Presets[j].Test[score] })
+		for _, score := range summary.WindowScores {
+			m, sd := stat(func(w summary.Window) float64 { return w.Presets[j].Test[score] })
 			if got := s.Mean.Presets[j]; got.Name != name || !near(got.Test[score], m) || !near(s.SD.Presets[j].Test[score], sd) {
 				t.Errorf("%s %s: mean ± sd %g ± %g, want %g ± %g", name, score, got.Test[score], s.SD.Presets[j].Test[score], m, sd)
 			}
@@ -174,20 +175,20 @@ func checkStats(t *testing.T, s *tuner.WindowsSummary) {
 }
 
 // checkFiles reads windows.json and windows.csv back.
-func checkFiles(t *testing.T, dir string, s *tuner.WindowsSummary) {
+func checkFiles(t *testing.T, dir string, s *summary.WindowsSummary) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, tuner.WindowsJSON))
+	b, err := os.ReadFile(filepath.Join(dir, summary.WindowsJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back tuner.WindowsSummary
+	var back summary.WindowsSummary
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(&back, s) {
 		t.Error("windows.json does not read back to the summary")
 	}
-	f, err := os.Open(filepath.Join(dir, tuner.WindowsCSV))
+	f, err := os.Open(filepath.Join(dir, summary.WindowsCSV))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +259,7 @@ func TestTuneWindowsResume(t *testing.T) {
 		t.Fatalf("cancelled run: interrupted %v in window %d after generation %d, %d windows summarised; want window 2, generation 1, 1 window",
 			out.Interrupted, out.Window, out.Generations, len(out.Summary.PerWindow))
 	}
-	run1 := filepath.Join(base, "cut", tuner.WindowDir(1), tuner.RunJSON)
+	run1 := filepath.Join(base, "cut", summary.WindowDir(1), tuner.RunJSON)
 	before, err := os.ReadFile(run1)
 	if err != nil {
 		t.Fatal(err)
@@ -275,7 +276,7 @@ func TestTuneWindowsResume(t *testing.T) {
 	if after, err := os.ReadFile(run1); err != nil || !bytes.Equal(before, after) {
 		t.Errorf("resuming rewrote the finished window 1 (%v)", err)
 	}
-	for _, name := range []string{tuner.WindowsJSON, tuner.WindowsCSV} {
+	for _, name := range []string{summary.WindowsJSON, summary.WindowsCSV} {
 		a, err := os.ReadFile(filepath.Join(base, "whole", name))
 		if err != nil {
 			t.Fatal(err)

@@ -2,7 +2,6 @@ package tuner
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -10,94 +9,18 @@ import (
 	"slices"
 
 	rundir "github.com/ecotune/ecotune/run"
-	"github.com/ecotune/ecotune/tuner/scoring"
+	"github.com/ecotune/ecotune/tuner/summary"
 )
-
-// SeedsJSON is the file TuneSeeds writes in its directory.
-const SeedsJSON = "seeds.json"
-
-// SeedsSummary is DIR/seeds.json of TuneSeeds: the same policy comparison
-// (TunePolicies) repeated with each seed, and per policy the spread of its
-// figures across the seeds. A search is random, so one seed's ranking of
-// two policies whose hypervolumes differ by less than their spread across
-// seeds is a coin toss; this tells the two cases apart.
-type SeedsSummary struct {
-	Trace       string   `json:"trace"`
-	TraceSHA256 string   `json:"trace_sha256"`
-	Split       string   `json:"split"`
-	Scheduler   string   `json:"scheduler"`
-	Seeds       []int64  `json:"seeds"`   // the seeds compared, in order
-	Dirs        []string `json:"dirs"`    // each seed's comparison directory, relative to the summary's
-	Presets     []string `json:"presets"` // the presets' names, in order
-	// Policies in the order they were named.
-	Policies []SeedsPolicy `json:"policies"`
-	// Interrupted: a seed's comparison stopped; Seeds and Dirs list only
-	// the seeds finished before it, and --resume continues.
-	Interrupted bool `json:"interrupted,omitempty"`
-}
-
-// SeedsPolicy is one policy's figures across the seeds.
-type SeedsPolicy struct {
-	Policy      string               `json:"policy"`
-	Hypervolume map[string]Spread    `json:"hypervolume"` // "train", "test"
-	Picks       map[string]SeedsPick `json:"picks"`       // by preset name
-}
-
-// SeedsPick is one preset's picks across the seeds: on how many seeds the
-// pick met the preset's bound on each split, and its test scores as a
-// spread.
-type SeedsPick struct {
-	FeasibleTrain int `json:"feasible_train"` // seeds whose pick met the bound on train
-	FeasibleTest  int `json:"feasible_test"`  // seeds whose pick met it on test
-	Seeds         int `json:"seeds"`          // seeds with a pick
-	// TestQoSP90 is the picks' p90 wait ratio on the test split, and
-	// TestOffShare their test node-off seconds over the oracle's (absent
-	// when the oracle switches nothing off).
-	TestQoSP90   *Spread `json:"test_qos_p90,omitempty"`
-	TestOffShare *Spread `json:"test_off_share_of_oracle,omitempty"`
-	// HindsightOffShare is the same share for the member the preset
-	// would have chosen on the test split (PresetPick.Hindsight), and
-	// HindsightFeasible on how many seeds that member meets the bound on
-	// test: the most the seeds' fronts offered a choice made on train.
-	// Both are absent unless every seed's pick records its hindsight.
-	HindsightOffShare *Spread `json:"hindsight_test_off_share_of_oracle,omitempty"`
-	HindsightFeasible *int    `json:"hindsight_feasible_test,omitempty"`
-}
-
-// Spread is a figure over seeds: each seed's value, in the order of
-// SeedsSummary.Seeds, and their mean, minimum and maximum.
-type Spread struct {
-	Mean    float64   `json:"mean"`
-	Min     float64   `json:"min"`
-	Max     float64   `json:"max"`
-	PerSeed []float64 `json:"per_seed"`
-}
-
-// spreadOf summarises xs (at least one value).
-func spreadOf(xs []float64) Spread {
-	s := Spread{Min: xs[0], Max: xs[0], PerSeed: xs}
-	sum := 0.0
-	for _, x := range xs {
-		sum += x
-		s.Min, s.Max = min(s.Min, x), max(s.Max, x)
-	}
-	s.Mean = sum / float64(len(xs))
-	return s
-}
-
-// SeedDir is the directory of seed s's comparison inside a TuneSeeds
-// directory.
-func SeedDir(s int64) string { return fmt.Sprintf("seed-%d", s) }
 
 // TuneSeeds runs the comparison of TunePolicies once per seed, each in
 // t.Dir/seed-S (an ordinary comparison directory, with its
-// summary.json), and writes t.Dir/seeds.json (SeedsSummary). o's own seed
+// summary.json), and writes t.Dir/seeds.json (summary.SeedsSummary). o's own seed
 // is not used. With t.Resume, each seed's comparison resumes as
 // TunePolicies does (a seed not started yet starts). Cancelling ctx stops
 // the current seed's comparison (its directory keeps what it finished);
 // the summary then covers the seeds finished before it and marks itself
 // interrupted.
-func TuneSeeds(ctx context.Context, o Options, t rundir.Target, policies []string, seeds []int64) (*SeedsSummary, error) {
+func TuneSeeds(ctx context.Context, o Options, t rundir.Target, policies []string, seeds []int64) (*summary.SeedsSummary, error) {
 	if err := checkPolicyList(policies); err != nil {
 		return nil, err
 	}
@@ -112,13 +35,13 @@ func TuneSeeds(ctx context.Context, o Options, t rundir.Target, policies []strin
 	if err := t.Prepare(); err != nil {
 		return nil, err
 	}
-	var runs []*PoliciesSummary
-	var cut *PoliciesSummary // the seed interrupted
+	var runs []*summary.PoliciesSummary
+	var cut *summary.PoliciesSummary // the seed interrupted
 	for _, seed := range seeds {
 		so, st := o, t
 		so.Settings.Seed = seed
 		so.Settings.Recorders = slices.Clip(o.Settings.Recorders)
-		st.Dir = filepath.Join(t.Dir, SeedDir(seed))
+		st.Dir = filepath.Join(t.Dir, summary.SeedDir(seed))
 		st.Force = true // the parent was checked: empty, or --force
 		if _, err := os.Stat(st.Dir); t.Resume && errors.Is(err, os.ErrNotExist) {
 			st.Resume = false // not started yet
@@ -134,113 +57,6 @@ func TuneSeeds(ctx context.Context, o Options, t rundir.Target, policies []strin
 		}
 		runs = append(runs, s)
 	}
-	s := summarizeSeeds(runs, policies, cut)
-	b, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return s, writeFileAtomic(filepath.Join(t.Dir, SeedsJSON), append(b, '\n'))
-}
-
-// summarizeSeeds gathers the finished comparisons of the seeds, in order,
-// into a SeedsSummary, interrupted when cut (the comparison that was
-// interrupted, left out) is not nil.
-func summarizeSeeds(runs []*PoliciesSummary, policies []string, cut *PoliciesSummary) *SeedsSummary {
-	first := cut
-	if len(runs) > 0 {
-		first = runs[0]
-	}
-	s := &SeedsSummary{Trace: first.Trace, TraceSHA256: first.TraceSHA256, Split: first.Split,
-		Scheduler: first.Scheduler, Presets: first.Presets, Seeds: []int64{}, Dirs: []string{}, Policies: []SeedsPolicy{}, Interrupted: cut != nil}
-	for _, r := range runs {
-		s.Seeds = append(s.Seeds, r.Seed)
-		s.Dirs = append(s.Dirs, SeedDir(r.Seed))
-	}
-	for _, name := range policies {
-		var per []PolicySummary
-		var oracles []Pair
-		for _, r := range runs {
-			if i := slices.IndexFunc(r.Policies, func(p PolicySummary) bool { return p.Policy == name }); i >= 0 {
-				per = append(per, r.Policies[i])
-				oracles = append(oracles, r.References[scoring.Oracle])
-			}
-		}
-		if len(per) > 0 {
-			s.Policies = append(s.Policies, seedsPolicy(name, per, oracles, s.Presets))
-		}
-	}
-	return s
-}
-
-// seedsPolicy is one policy's SeedsPolicy from its summaries per seed and
-// the oracle's scores of the same seeds.
-func seedsPolicy(name string, per []PolicySummary, oracles []Pair, presets []string) SeedsPolicy {
-	sp := SeedsPolicy{Policy: name, Hypervolume: map[string]Spread{}, Picks: map[string]SeedsPick{}}
-	for _, split := range []string{"train", "test"} {
-		var xs []float64
-		for _, p := range per {
-			if v, ok := p.Hypervolume[split]; ok {
-				xs = append(xs, v)
-			}
-		}
-		if len(xs) == len(per) {
-			sp.Hypervolume[split] = spreadOf(xs)
-		}
-	}
-	for _, preset := range presets {
-		var pk SeedsPick
-		var qos, share, hind []float64
-		hindSeeds, hindFeasible := 0, 0
-		for i, p := range per {
-			pick, ok := p.Picks[preset]
-			if !ok {
-				continue
-			}
-			pk.Seeds++
-			if pick.FeasibleTrain {
-				pk.FeasibleTrain++
-			}
-			if pick.FeasibleTest != nil && *pick.FeasibleTest {
-				pk.FeasibleTest++
-			}
-			if h := pick.Hindsight; h != nil {
-				hindSeeds++
-				if h.FeasibleTest {
-					hindFeasible++
-				}
-			}
-			if pick.Test == nil {
-				continue
-			}
-			qos = append(qos, pick.Test.QoSP90)
-			o := oracles[i].Test
-			if o == nil || o.OffNodeSeconds == 0 {
-				continue
-			}
-			share = append(share, float64(pick.Test.OffNodeSeconds)/float64(o.OffNodeSeconds))
-			if h := pick.Hindsight; h != nil {
-				hind = append(hind, float64(h.Test.OffNodeSeconds)/float64(o.OffNodeSeconds))
-			}
-		}
-		if pk.Seeds == 0 {
-			continue
-		}
-		if len(qos) == pk.Seeds {
-			q := spreadOf(qos)
-			pk.TestQoSP90 = &q
-		}
-		if len(share) == pk.Seeds {
-			sh := spreadOf(share)
-			pk.TestOffShare = &sh
-		}
-		if hindSeeds == pk.Seeds {
-			pk.HindsightFeasible = &hindFeasible
-			if len(hind) == pk.Seeds {
-				h := spreadOf(hind)
-				pk.HindsightOffShare = &h
-			}
-		}
-		sp.Picks[preset] = pk
-	}
-	return sp
+	s := summary.Seeds(runs, policies, cut)
+	return s, summary.WriteSeeds(t.Dir, s)
 }

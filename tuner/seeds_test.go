@@ -12,6 +12,7 @@ import (
 	"github.com/ecotune/ecotune/tuner"
 	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
+	"github.com/ecotune/ecotune/tuner/summary"
 )
 
 // TestTuneSeeds: a comparison over seeds 3 and 4 is the two comparisons
@@ -24,7 +25,7 @@ func TestTuneSeeds(t *testing.T) {
 	base := t.TempDir()
 	policies := []string{"idle-timeout", "escs"}
 	seeds := []int64{3, 4}
-	tune := func(dir string, resume bool) *tuner.SeedsSummary {
+	tune := func(dir string, resume bool) *summary.SeedsSummary {
 		t.Helper()
 		o, tg := smallTune(t, dir)
 		o.Settings.Generations = 2
@@ -40,16 +41,16 @@ func TestTuneSeeds(t *testing.T) {
 	if !slices.Equal(s.Seeds, seeds) || !slices.Equal(s.Dirs, []string{"seed-3", "seed-4"}) || s.Interrupted {
 		t.Fatalf("seeds %v in %v (interrupted %v), want %v in seed-3, seed-4", s.Seeds, s.Dirs, s.Interrupted, seeds)
 	}
-	var per []*tuner.PoliciesSummary
+	var per []*summary.PoliciesSummary
 	for _, seed := range seeds {
-		alone := filepath.Join(base, "alone", tuner.SeedDir(seed))
+		alone := filepath.Join(base, "alone", summary.SeedDir(seed))
 		o, tg := smallTune(t, alone)
 		o.Settings.Generations, o.Settings.Seed = 2, seed
 		ps, err := tuner.TunePolicies(context.Background(), o, tg, policies)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sameFiles(t, alone, filepath.Join(dir, tuner.SeedDir(seed)), tuner.SummaryJSON, "escs/front.csv", "idle-timeout/front.csv")
+		sameFiles(t, alone, filepath.Join(dir, summary.SeedDir(seed)), summary.SummaryJSON, "escs/front.csv", "idle-timeout/front.csv")
 		per = append(per, ps)
 	}
 	if len(s.Policies) != len(policies) {
@@ -94,7 +95,7 @@ func TestTuneSeeds(t *testing.T) {
 			checkSpread(t, sp.Policy+" "+preset+" off share", *pk.TestOffShare, share[0], share[1])
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(dir, tuner.SeedsJSON))
+	b, err := os.ReadFile(filepath.Join(dir, summary.SeedsJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,12 +112,12 @@ func TestTuneSeeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	tune(dir, true)
-	sameFiles(t, copyDir, dir, tuner.SeedsJSON)
+	sameFiles(t, copyDir, dir, summary.SeedsJSON)
 	if err := os.RemoveAll(filepath.Join(dir, "seed-4")); err != nil {
 		t.Fatal(err)
 	}
 	tune(dir, true)
-	sameFiles(t, copyDir, dir, tuner.SeedsJSON, "seed-4/summary.json", "seed-4/escs/front.csv")
+	sameFiles(t, copyDir, dir, summary.SeedsJSON, "seed-4/summary.json", "seed-4/escs/front.csv")
 
 	// Interrupted in seed 4's first policy: seeds.json covers seed 3
 	// alone, marked interrupted; resumed, the same bytes again.
@@ -134,11 +135,11 @@ func TestTuneSeeds(t *testing.T) {
 		t.Fatalf("interrupted in seed 4: interrupted %v, seeds %v, policies %+v; want seed 3 alone", part.Interrupted, part.Seeds, part.Policies)
 	}
 	tune(cut, true)
-	sameFiles(t, copyDir, cut, tuner.SeedsJSON, "seed-4/summary.json", "seed-4/idle-timeout/front.csv")
+	sameFiles(t, copyDir, cut, summary.SeedsJSON, "seed-4/summary.json", "seed-4/idle-timeout/front.csv")
 }
 
 // checkSpread checks s against the values of two seeds.
-func checkSpread(t *testing.T, what string, s tuner.Spread, a, b float64) {
+func checkSpread(t *testing.T, what string, s summary.Spread, a, b float64) {
 	t.Helper()
 	if !slices.Equal(s.PerSeed, []float64{a, b}) || s.Min != min(a, b) || s.Max != max(a, b) || math.Abs(s.Mean-(a+b)/2) > 1e-12 {
 		t.Errorf("%s: %+v, want per seed [%g %g], mean %g, min %g, max %g", what, s, a, b, (a+b)/2, min(a, b), max(a, b))

@@ -2,9 +2,6 @@ package tuner
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,7 +10,6 @@ import (
 	"time"
 
 	"github.com/ecotune/ecotune/datasets"
-	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
 	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
@@ -149,7 +145,7 @@ func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
 		// long; the checkpoint holds every finished evaluation.
 		return interrupted, nil
 	}
-	front, err := buildFront(ctx, scorer, prob, res, o, norm, train, test)
+	front, err := scoring.BuildFront(ctx, scorer, prob, res.Archive, o.Objectives, o.MaxFront, norm, train, test)
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return interrupted, nil // the checkpoint is the last generation's: resuming writes the front
 	}
@@ -239,7 +235,7 @@ func newSetup(ctx context.Context, o Options, prepare func() error) (*setup, err
 	if err != nil {
 		return fail(err)
 	}
-	if su.norm, err = trainNormalizer(su.refs, o.Objectives); err != nil {
+	if su.norm, err = scoring.TrainNormalizer(su.refs, o.Objectives); err != nil {
 		return fail(err)
 	}
 	s, m := o.Settings, o.Method
@@ -325,102 +321,6 @@ func (o Options) fingerprint() rundir.Fingerprint {
 		f["robust"] = rundir.FingerprintValue(o.Robust) // absent for plain runs: their checkpoints resume as before
 	}
 	return f
-}
-
-// buildFront turns the search's archive into the front: capped (by
-// hypervolume contribution on the train split), decoded,
-// scored in full on train and test, sorted by objectives, presets chosen.
-func buildFront(ctx context.Context, sc *scoring.Scorer, prob *scoring.PolicyProblem, res *search.Result, o Options, norm scoring.Normalizer, train, test *datasets.Trace) (*Front, error) {
-	arch := capFront(res.Archive, norm, o.MaxFront)
-	configs := make([]policy.Config, len(arch))
-	for i, m := range arch {
-		configs[i] = prob.Config(m.X)
-	}
-	trs, err := scoring.TrainScores(ctx, sc, prob, train, configs)
-	if err != nil {
-		return nil, err
-	}
-	var tes []objectives.Scores
-	if test != nil {
-		if tes, err = sc.ScoreConfigs(ctx, test, configs); err != nil {
-			return nil, err
-		}
-	}
-	f := &Front{Policy: prob.Spec.Name, ParamNames: prob.ParamNames(), Objectives: o.Objectives}
-	for i := range arch {
-		s := Solution{Config: configs[i], Train: trs[i], Rank: arch[i].Rank}
-		if tes != nil {
-			s.Test = &tes[i]
-		}
-		f.Solutions = append(f.Solutions, s)
-	}
-	slices.SortStableFunc(f.Solutions, func(a, b Solution) int {
-		fa, _ := scoring.ObjectiveVector(a.Train, o.Objectives)
-		fb, _ := scoring.ObjectiveVector(b.Train, o.Objectives)
-		return slices.Compare(fa, fb)
-	})
-	return f, nil
-}
-
-// capFront keeps at most n members of a front, chosen greedily by
-// hypervolume contribution in norm's box (lazy greedy: contributions only
-// shrink as the selection grows, so stale ones are upper bounds). Members
-// that add nothing (beyond the reference point) fill the remaining places
-// in their original order. The kept members stay in their original order.
-func capFront(ms []search.Member, norm scoring.Normalizer, n int) []search.Member {
-	if len(ms) <= n {
-		return ms
-	}
-	pts := make([][]float64, len(ms))
-	for i, m := range ms {
-		pts[i] = norm.Normalize(m.F)
-	}
-	ref := norm.Nadir()
-	gain := make([]float64, len(ms))
-	for i, p := range pts {
-		gain[i] = search.Hypervolume([][]float64{p}, ref)
-	}
-	chosen := make([]bool, len(ms))
-	var sel [][]float64
-	base := 0.0
-	for len(sel) < n {
-		best := -1
-		for {
-			best = -1
-			for i := range ms {
-				if !chosen[i] && (best < 0 || gain[i] > gain[best]) {
-					best = i
-				}
-			}
-			if best < 0 || gain[best] <= 0 {
-				break
-			}
-			fresh := search.Hypervolume(append(sel, pts[best]), ref) - base
-			if fresh >= gain[best]*(1-1e-12) {
-				break // still at least every other (stale, upper-bound) gain
-			}
-			gain[best] = fresh
-		}
-		if best < 0 || gain[best] <= 0 {
-			break
-		}
-		chosen[best] = true
-		sel = append(sel, pts[best])
-		base = search.Hypervolume(sel, ref)
-	}
-	for i := 0; i < len(ms) && len(sel) < n; i++ {
-		if !chosen[i] {
-			chosen[i] = true
-			sel = append(sel, pts[i])
-		}
-	}
-	out := make([]search.Member, 0, n)
-	for i, m := range ms {
-		if chosen[i] {
-			out = append(out, m)
-		}
-	}
-	return out
 }
 
 // runMeta fills run.json.
@@ -513,46 +413,11 @@ func runMeta(o Options, pv rundir.Provenance, prob *scoring.PolicyProblem, res *
 	return m, nil
 }
 
-// traceDigest is the SHA-256 of the trace's single source file, or of its
-// canonical jobs when it has several sources or none recorded.
 // TraceDigest is the trace's SHA-256 as run.json records it
-// (trace_sha256): its source file's when it was read from one file, else
-// one over its jobs.
-func TraceDigest(tr *datasets.Trace) string { return traceDigest(tr) }
+// (scoring.TraceDigest).
+func TraceDigest(tr *datasets.Trace) string { return scoring.TraceDigest(tr) }
 
-func traceDigest(tr *datasets.Trace) string {
-	if len(tr.Meta.Sources) == 1 && tr.Meta.Sources[0].SHA256 != "" {
-		return tr.Meta.Sources[0].SHA256
-	}
-	return jobsDigest(tr.Jobs)
-}
-
-// jobsDigest is the SHA-256 of jobs in a canonical binary form.
-func jobsDigest(jobs []datasets.Job) string {
-	h := sha256.New()
-	var b []byte
-	for _, j := range jobs {
-		b = b[:0]
-		for _, v := range []int64{j.ID, j.Submit, j.Wait, j.Run, int64(j.Procs), int64(j.ReqProcs), j.ReqTime, int64(j.Status)} {
-			b = binary.LittleEndian.AppendUint64(b, uint64(v))
-		}
-		h.Write(b)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// trainNormalizer is the hypervolume box of the train split.
-func trainNormalizer(refs map[string]Reference, objs []Objective) (scoring.Normalizer, error) {
-	a, err := scoring.ObjectiveVector(refs[scoring.AlwaysOn].Train, objs)
-	if err != nil {
-		return scoring.Normalizer{}, err
-	}
-	b, err := scoring.ObjectiveVector(refs[scoring.BoundName()].Train, objs)
-	if err != nil {
-		return scoring.Normalizer{}, err
-	}
-	return scoring.NewNormalizer(objs, a, b), nil
-}
+func traceDigest(tr *datasets.Trace) string { return scoring.TraceDigest(tr) }
 
 // pickChecks are o's checks of the presets' bounds beyond the train split.
 func (o Options) pickChecks() pick.Checks {

@@ -19,6 +19,7 @@ import (
 	"github.com/ecotune/ecotune/tuner/pick"
 	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
+	"github.com/ecotune/ecotune/tuner/summary"
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 )
@@ -358,7 +359,7 @@ func runSeeds(ctx context.Context, c *cli.Context, o tuner.Options, t run.Target
 		fmt.Fprintf(c.App.ErrWriter, "interrupted in seed %d (%d of %d); continue with: ecotune tune ... --policies %s --seeds %s -o %s --resume\n",
 			seeds[len(s.Seeds)], len(s.Seeds)+1, len(seeds), c.String("policies"), c.String("seeds"), t.Dir)
 	}
-	return printSummary(c, s, filepath.Join(t.Dir, tuner.SeedsJSON), md)
+	return printSummary(c, s, filepath.Join(t.Dir, summary.SeedsJSON), md)
 }
 
 // printSummary prints what a comparison wrote: with --json the summary s
@@ -398,7 +399,7 @@ func runPolicies(ctx context.Context, c *cli.Context, o tuner.Options, t run.Tar
 	if s.Interrupted {
 		fmt.Fprintf(c.App.ErrWriter, "interrupted after %d of %d policies; continue with: ecotune tune ... --policies %s -o %s --resume\n", len(s.Policies), len(names), c.String("policies"), t.Dir)
 	}
-	return printSummary(c, s, filepath.Join(t.Dir, tuner.SummaryJSON), md)
+	return printSummary(c, s, filepath.Join(t.Dir, summary.SummaryJSON), md)
 }
 
 // warnInfeasible tells which presets no solution meets, offering the

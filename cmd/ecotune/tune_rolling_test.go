@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/ecotune/ecotune/reports"
-	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/summary"
 )
 
 // TestTuneWindowsJSON runs two tiny windows: --json prints exactly one
@@ -22,13 +22,13 @@ func TestTuneWindowsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s tuner.WindowsSummary
+	var s summary.WindowsSummary
 	decodeOne(t, out, &s)
-	file, err := os.ReadFile(filepath.Join(dir, tuner.WindowsJSON))
+	file, err := os.ReadFile(filepath.Join(dir, summary.WindowsJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want tuner.WindowsSummary
+	var want summary.WindowsSummary
 	if err := json.Unmarshal(file, &want); err != nil {
 		t.Fatal(err)
 	}

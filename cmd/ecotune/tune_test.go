@@ -14,6 +14,7 @@ import (
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/tuner"
 	"github.com/ecotune/ecotune/tuner/search"
+	"github.com/ecotune/ecotune/tuner/summary"
 )
 
 // tinyTune is the command line of a tune of idle-timeout on trace that
@@ -153,7 +154,7 @@ func TestTunePoliciesCommand(t *testing.T) {
 	if err != nil {
 		t.Fatalf("tune --policies: %v\n%s", err, out)
 	}
-	var s tuner.PoliciesSummary
+	var s summary.PoliciesSummary
 	decodeOne(t, out, &s)
 	if len(s.Policies) != 2 || s.Policies[1].Policy != "idle-timeout" {
 		t.Fatalf("summary policies %+v", s.Policies)
@@ -182,7 +183,7 @@ func TestTuneSeedsCommand(t *testing.T) {
 	if err != nil {
 		t.Fatalf("tune --seeds: %v\n%s", err, out)
 	}
-	if want := filepath.Join(dir, tuner.SeedsJSON) + "\n" + filepath.Join(dir, reports.SeedsMarkdown) + "\n"; out != want {
+	if want := filepath.Join(dir, summary.SeedsJSON) + "\n" + filepath.Join(dir, reports.SeedsMarkdown) + "\n"; out != want {
 		t.Errorf("printed %q, want %q", out, want)
 	}
 	for _, name := range []string{"seed-1/summary.json", "seed-2/summary.json", "seed-1/policies.md", "seed-2/escs/report/report.html"} {
@@ -190,8 +191,8 @@ func TestTuneSeedsCommand(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	var s tuner.SeedsSummary
-	if err := run.ReadJSON(filepath.Join(dir, tuner.SeedsJSON), &s); err != nil {
+	var s summary.SeedsSummary
+	if err := run.ReadJSON(filepath.Join(dir, summary.SeedsJSON), &s); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(s.Seeds, []int64{1, 2}) || len(s.Policies) != 2 {

@@ -21,10 +21,11 @@ const module = "github.com/ecotune/ecotune"
 // everywhere). A
 // package missing here fails the test: a new package needs its row.
 var allowed = func() map[string][]string {
-	layer1to6 := []string{"hostlist", "datasets", "fuzzy", "slurm", "policy", "sim", "objectives", "run", "replay", "tuner", "tuner/search", "tuner/scoring", "tuner/pick"}
+	layer1to6 := []string{"hostlist", "datasets", "fuzzy", "slurm", "policy", "sim", "objectives", "run", "replay", "tuner", "tuner/search", "tuner/scoring", "tuner/pick", "tuner/summary"}
 	scoring := []string{"sim", "policy", "fuzzy", "objectives", "datasets", "run", "replay", "tuner/search"}
 	pick := append(slices.Clone(scoring), "tuner/scoring")
-	tuner := append(slices.Clone(pick), "tuner/pick")
+	summary := append(slices.Clone(pick), "tuner/pick")
+	tuner := append(slices.Clone(summary), "tuner/summary")
 	return map[string][]string{
 		// Slurm's host lists (node[01-04]): below datasets and slurm,
 		// imports nothing of the module.
@@ -46,6 +47,9 @@ var allowed = func() map[string][]string {
 		"tuner/scoring": scoring,
 		// Choice among a front's solutions: scoring and what it imports.
 		"tuner/pick": pick,
+		// The summary files of multi-run directories (windows.json,
+		// summary.json, seeds.json): what pick imports, and pick.
+		"tuner/summary": summary,
 		// Test problems for the search methods (ZDT, DTLZ): the search
 		// alone.
 		"tuner/search/testproblems": {"tuner/search"},

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
@@ -41,8 +40,8 @@ type Windows struct {
 
 // The window levels' aggregates of Options.PickAggregate.
 const (
-	PickWindowMedian = "median"
-	PickWindowMean   = "mean"
+	PickWindowMedian = scoring.AggregateMedian
+	PickWindowMean   = scoring.AggregateMean
 )
 
 // DefaultPickAggregate is how a relative preset's K window levels make
@@ -84,28 +83,13 @@ func (c Checks) aggregate() string {
 	return c.Aggregate
 }
 
-// aggregateLevels is the median (or mean) of a member's window levels.
+// aggregateLevels is the mean (PickWindowMean) or else the median of a
+// member's window levels (scoring.Aggregate).
 func aggregateLevels(aggregate string, levels []float64) float64 {
-	if aggregate == PickWindowMean {
-		m, _ := scoring.MeanSD(levels)
-		return m
+	if aggregate != PickWindowMean {
+		aggregate = PickWindowMedian
 	}
-	return median(levels)
-}
-
-// median is the middle value of xs (the mean of the two middle ones for
-// an even count; 0 for none), xs left as it is.
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
+	return scoring.Aggregate(aggregate, levels, 0)
 }
 
 // windowCount is c's number of check windows, 0 when there is none:
@@ -142,7 +126,9 @@ func ScoreWindows(ctx context.Context, sc *scoring.Scorer, c Checks, train *data
 	if k+len(loads) == 0 || front == nil || len(front.Solutions) == 0 || !hasRelativePreset(c.Presets) {
 		return nil, nil
 	}
-	wins := windowTraces(train, k)
+	wins := scoring.CutWindows(train, k, func(w, i, j int) string {
+		return fmt.Sprintf("preset check window %d of %d: train jobs %d:%d", w+1, k, i, j)
+	})
 	for l, f := range loads {
 		wins = append(wins, scoring.ThinTrace(train, f, thinRNG(c.Seed, l)))
 	}
@@ -201,19 +187,6 @@ func ValidPickLoads(loads []float64) error {
 		}
 	}
 	return nil
-}
-
-// windowTraces cuts train into k windows of equal job counts.
-func windowTraces(train *datasets.Trace, k int) []*datasets.Trace {
-	n := len(train.Jobs)
-	out := make([]*datasets.Trace, k)
-	for w := range k {
-		i, j := w*n/k, (w+1)*n/k
-		m := train.Meta.Clone()
-		m.Notes = append(m.Notes, fmt.Sprintf("preset check window %d of %d: train jobs %d:%d", w+1, k, i, j))
-		out[w] = &datasets.Trace{Meta: m, Jobs: slices.Clone(train.Jobs[i:j])}
-	}
-	return out
 }
 
 func hasRelativePreset(ps []Preset) bool {

@@ -163,26 +163,8 @@ func TestChooseWindowAggregate(t *testing.T) {
 	}
 }
 
-// TestMedian: odd and even counts, unsorted input left unsorted.
-func TestMedian(t *testing.T) {
-	for _, tc := range []struct {
-		xs   []float64
-		want float64
-	}{
-		{nil, 0},
-		{[]float64{3}, 3},
-		{[]float64{5, 1, 3}, 3},
-		{[]float64{9.09, 0.9, 0.9, 0.9}, 0.9},
-		{[]float64{4, 1, 3, 2}, 2.5},
-	} {
-		in := slices.Clone(tc.xs)
-		if got := median(in); got != tc.want {
-			t.Errorf("median(%v) = %g, want %g", tc.xs, got, tc.want)
-		}
-		if !slices.Equal(in, tc.xs) {
-			t.Errorf("median(%v) reordered its input to %v", tc.xs, in)
-		}
-	}
+// TestValidPickAggregate: the default, median and mean, nothing else.
+func TestValidPickAggregate(t *testing.T) {
 	if ValidPickAggregate("") != nil || ValidPickAggregate(PickWindowMean) != nil || ValidPickAggregate(PickWindowMedian) != nil || ValidPickAggregate("cvar") == nil {
 		t.Error("ValidPickAggregate: want '', median and mean accepted and cvar refused")
 	}
@@ -325,30 +307,5 @@ func TestPickWindowCount(t *testing.T) {
 		if got := (Checks{Windows: tc.opt}).windowCount(tc.jobs); got != tc.want {
 			t.Errorf("PickWindows %d, %d jobs: %d windows, want %d", tc.opt, tc.jobs, got, tc.want)
 		}
-	}
-}
-
-// TestWindowTraces: the windows partition the train jobs in order, equal
-// counts to one job.
-func TestWindowTraces(t *testing.T) {
-	tr := &datasets.Trace{}
-	for i := range 43 {
-		tr.Jobs = append(tr.Jobs, datasets.Job{ID: int64(i + 1), Submit: int64(10 * i), Run: 5, Procs: 1})
-	}
-	wins := windowTraces(tr, 4)
-	next := int64(1)
-	for k, w := range wins {
-		if n := len(w.Jobs); n < 43/4 || n > 43/4+1 {
-			t.Errorf("window %d: %d jobs", k, n)
-		}
-		for _, j := range w.Jobs {
-			if j.ID != next {
-				t.Fatalf("window %d: job %d, want %d", k, j.ID, next)
-			}
-			next++
-		}
-	}
-	if next != 44 {
-		t.Errorf("windows hold %d jobs, want 43", next-1)
 	}
 }

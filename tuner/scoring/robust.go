@@ -193,11 +193,10 @@ func robustReplays(train *datasets.Trace, r Robust, seed int64) ([]replay, error
 	}
 	whole := float64(loggedSpan(train.Jobs))
 	out := make([]replay, 0, r.Windows*perWindow(r))
-	for k := range r.Windows {
-		i, j := k*n/r.Windows, (k+1)*n/r.Windows
-		m := train.Meta.Clone()
-		m.Notes = append(m.Notes, fmt.Sprintf("robust window %d of %d: train jobs %d:%d", k+1, r.Windows, i, j))
-		win := &datasets.Trace{Meta: m, Jobs: slices.Clone(train.Jobs[i:j])}
+	wins := CutWindows(train, r.Windows, func(k, i, j int) string {
+		return fmt.Sprintf("robust window %d of %d: train jobs %d:%d", k+1, r.Windows, i, j)
+	})
+	for k, win := range wins {
 		out = append(out, replay{trace: win, scale: whole / float64(loggedSpan(win.Jobs))})
 		for rep := 1; rep <= r.Replicas; rep++ {
 			jt := jitter(win, r.Jitter, robustRNG(seed, k, rep))
@@ -332,26 +331,26 @@ func aggregateValues(vals []float64, maximize bool, how string, alpha float64) f
 	return aggregateValuesBuf(vals, make([]float64, len(vals)), maximize, how, alpha)
 }
 
-// aggregateValuesBuf is aggregateValues sorting in buf (len(vals) long).
+// aggregateValuesBuf is aggregateValues sorting in buf (len(vals) long):
+// Aggregate on the values oriented as losses (a maximised score negated).
+// Every aggregate is cvar's sum worst first, as it always was here: the
+// mean is cvar at level 1, the worst cvar at level 0.
 func aggregateValuesBuf(vals, buf []float64, maximize bool, how string, alpha float64) float64 {
-	worstFirst := buf[:len(vals)]
-	copy(worstFirst, vals)
-	slices.Sort(worstFirst)
-	if !maximize {
-		slices.Reverse(worstFirst)
-	}
-	m := len(worstFirst)
 	switch how {
 	case AggregateWorst:
-		m = 1
+		alpha = 0
 	case AggregateCVaR:
-		m = max(1, min(m, int(math.Ceil(alpha*float64(m)-1e-9))))
+	default:
+		alpha = 1
 	}
-	sum := 0.0
-	for _, v := range worstFirst[:m] {
-		sum += v
+	if !maximize {
+		return aggregateInto(AggregateCVaR, vals, buf, alpha)
 	}
-	return sum / float64(m)
+	neg := buf[:len(vals)]
+	for i, v := range vals {
+		neg[i] = -v
+	}
+	return 0 - aggregateInto(AggregateCVaR, neg, buf, alpha) // 0 −: a zero stays +0
 }
 
 // aggregateScores combines the (scaled) scores of the replays into one,

@@ -1,9 +1,8 @@
-package tuner
+package scoring
 
 import (
 	"testing"
 
-	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 )
 
@@ -13,7 +12,7 @@ import (
 // kept has a larger hypervolume than the first 3 or every 7th member.
 func TestCapFrontByHypervolume(t *testing.T) {
 	objs := []Objective{{Name: "a"}, {Name: "b"}}
-	norm := scoring.NewNormalizer(objs, []float64{0, 1}, []float64{1, 0})
+	norm := NewNormalizer(objs, []float64{0, 1}, []float64{1, 0})
 	var ms []search.Member
 	for i := range 21 {
 		a := float64(i) / 20
@@ -21,7 +20,7 @@ func TestCapFrontByHypervolume(t *testing.T) {
 	}
 	// A member beyond the reference point adds nothing and is kept last.
 	ms = append(ms, search.Member{X: []float64{9}, F: []float64{2, 2}})
-	got := capFront(ms, norm, 3)
+	got := CapFront(ms, norm, 3)
 	if len(got) != 3 {
 		t.Fatalf("%d members, want 3", len(got))
 	}
@@ -40,10 +39,10 @@ func TestCapFrontByHypervolume(t *testing.T) {
 			t.Errorf("neighbours kept: %v and %v", got[i-1].X, got[i].X)
 		}
 	}
-	if all := capFront(ms, norm, 22); len(all) != 22 {
+	if all := CapFront(ms, norm, 22); len(all) != 22 {
 		t.Errorf("cap at the size keeps %d of 22", len(all))
 	}
-	if got := capFront(ms, norm, 22-1); got[len(got)-1].X[0] == 9 {
+	if got := CapFront(ms, norm, 22-1); got[len(got)-1].X[0] == 9 {
 		t.Error("a member beyond the reference point was kept before one that adds volume")
 	}
 }

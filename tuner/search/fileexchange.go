@@ -1,0 +1,220 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/ecotune/ecotune/internal/atomicfile"
+)
+
+// IslandsDir is the directory of a distributed run directory that holds
+// each island's checkpoint and status (island-I/) and the migrants of
+// each epoch (epoch-K/island-I.json, K = generation / migration
+// interval).
+const IslandsDir = "islands"
+
+// IslandDir is the directory of island i's checkpoint and status in the
+// distributed run directory dir.
+func IslandDir(dir string, i int) string {
+	return filepath.Join(dir, IslandsDir, fmt.Sprintf("island-%d", i))
+}
+
+// Skip records a neighbour's migrants that never arrived.
+type Skip struct {
+	Generation int `json:"generation"` // the migration's
+	Island     int `json:"island"`     // the neighbour skipped
+}
+
+// FileExchange is an Exchange through files in a run directory on a
+// file system every island sees: at the migration of generation gen,
+// island I writes its population atomically (temporary file, sync,
+// rename) to Dir/islands/epoch-K/island-I.json (K = gen /
+// MigrationEvery) and waits, polling, for the files of the islands it
+// wants. One whose heartbeat (Beat) is older than Timeout when Timeout
+// has passed is skipped, and later epochs do not wait for it again
+// unless its heartbeat is fresh (they take its file if it is there).
+type FileExchange struct {
+	Dir            string
+	Fingerprint    string // the plan's: files of another plan are refused
+	MigrationEvery int
+	Timeout        time.Duration
+	Poll           time.Duration // default 20 ms
+
+	mu      sync.Mutex
+	gone    map[int]bool
+	skipped []Skip
+}
+
+// migrants is the file of one island's population at one epoch.
+type migrants struct {
+	Fingerprint string   `json:"fingerprint"`
+	Generation  int      `json:"generation"`
+	Island      int      `json:"island"`
+	Members     []Member `json:"members"`
+}
+
+// EpochPath is the file of island's migrants at the migration of
+// generation gen.
+func (x *FileExchange) EpochPath(gen, island int) string {
+	return filepath.Join(x.Dir, IslandsDir, fmt.Sprintf("epoch-%d", gen/max(1, x.MigrationEvery)), fmt.Sprintf("island-%d.json", island))
+}
+
+// Migrate implements Exchange.
+func (x *FileExchange) Migrate(ctx context.Context, gen, island int, pop []Member, want []int) (map[int][]Member, error) {
+	path := x.EpochPath(gen, island)
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return nil, fmt.Errorf("tuner: %w", err)
+	}
+	b, err := json.Marshal(migrants{Fingerprint: x.Fingerprint, Generation: gen, Island: island, Members: pop})
+	if err != nil {
+		return nil, fmt.Errorf("tuner: migrants: %w", err)
+	}
+	if err := atomicfile.WriteFile(path, append(b, '\n'), atomicfile.Options{}); err != nil {
+		return nil, fmt.Errorf("tuner: writing %s: %w", path, err)
+	}
+	poll := x.Poll
+	if poll <= 0 {
+		poll = 20 * time.Millisecond
+	}
+	deadline := time.Now().Add(x.Timeout)
+	got := map[int][]Member{}
+	for {
+		waiting := false
+		for _, j := range want {
+			if _, ok := got[j]; ok {
+				continue
+			}
+			ms, ok, err := x.read(gen, j)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				got[j] = ms
+				continue
+			}
+			x.mu.Lock()
+			gone := x.gone[j]
+			x.mu.Unlock()
+			if !gone || x.alive(j) {
+				waiting = true
+			}
+		}
+		if !waiting {
+			break
+		}
+		if time.Now().After(deadline) {
+			alive := false
+			x.mu.Lock()
+			if x.gone == nil {
+				x.gone = map[int]bool{}
+			}
+			for _, j := range want {
+				if _, ok := got[j]; ok {
+					continue
+				}
+				if x.alive(j) {
+					alive = true // it runs, only slower: wait on
+					continue
+				}
+				x.gone[j] = true
+			}
+			x.mu.Unlock()
+			if !alive {
+				break
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(poll):
+		}
+	}
+	x.mu.Lock()
+	for _, j := range want {
+		if _, ok := got[j]; !ok {
+			x.skipped = append(x.skipped, Skip{Generation: gen, Island: j})
+		}
+	}
+	x.mu.Unlock()
+	return got, nil
+}
+
+// heartbeat is the file an island touches while it runs.
+const heartbeat = "heartbeat"
+
+// alive reports whether island j's heartbeat is younger than the timeout.
+func (x *FileExchange) alive(j int) bool {
+	fi, err := os.Stat(filepath.Join(IslandDir(x.Dir, j), heartbeat))
+	return err == nil && time.Since(fi.ModTime()) < x.Timeout
+}
+
+// Beat touches island's heartbeat now and then until ctx is done: while
+// it beats, its neighbours wait for it however slow it is; one whose
+// heartbeat is older than the timeout (it never started, or died) is
+// skipped.
+func (x *FileExchange) Beat(ctx context.Context, island int) error {
+	path := filepath.Join(IslandDir(x.Dir, island), heartbeat)
+	touch := func() error {
+		now := time.Now()
+		if err := os.Chtimes(path, now, now); errors.Is(err, fs.ErrNotExist) {
+			return os.WriteFile(path, nil, 0o666)
+		} else if err != nil {
+			return err
+		}
+		return nil
+	}
+	if err := touch(); err != nil {
+		return fmt.Errorf("tuner: heartbeat: %w", err)
+	}
+	every := min(max(x.Timeout/5, 100*time.Millisecond), 10*time.Second)
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				touch()
+			}
+		}
+	}()
+	return nil
+}
+
+// read reads island j's migrants of generation gen, if they are there.
+func (x *FileExchange) read(gen, j int) ([]Member, bool, error) {
+	path := x.EpochPath(gen, j)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("tuner: %w", err)
+	}
+	var m migrants
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, false, fmt.Errorf("tuner: %s: %w", path, err)
+	}
+	if m.Fingerprint != x.Fingerprint || m.Generation != gen || m.Island != j {
+		return nil, false, fmt.Errorf("tuner: %s: fingerprint %s, generation %d, island %d: want %s, %d, %d (a file of another run?)", path, m.Fingerprint, m.Generation, m.Island, x.Fingerprint, gen, j)
+	}
+	return m.Members, true, nil
+}
+
+// TakeSkipped returns the skips since the last call (for the island's
+// status).
+func (x *FileExchange) TakeSkipped() []Skip {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	s := x.skipped
+	x.skipped = nil
+	return s
+}
