@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/ecotune/ecotune/docs/help"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,19 +21,6 @@ import (
 	"github.com/ecotune/ecotune/tuner"
 )
 
-const tuneSlurmHelp = `Distributed tuning: --islands N --slurm -o DIR writes the run directory
-(DIR/plan.json: the trace's path and sha256, the split, the cluster, the
-settings, fingerprinted) and DIR/tune.sbatch, an array of N tasks, each
-running 'ecotune tune island DIR --index $SLURM_ARRAY_TASK_ID'; submits it
-with sbatch, then a job dependent on the array (afterok) that runs
-'ecotune tune merge DIR' (DIR/merge.sbatch), and prints the job ids.
---sbatch-args "..." are added to both sbatch commands; --dry-run writes
-DIR and the scripts, prints the array script and submits nothing. Islands
-exchange migrants through files under DIR/islands at synchronous epochs,
-so the front is byte-identical to 'ecotune tune --islands N' with the same
-seed. The same runs without Slurm: start 'ecotune tune island DIR --index
-I' for I = 0..N-1 anywhere DIR is shared, then 'ecotune tune merge DIR'.`
-
 // tuneSlurmFlags are tune's flags of distributed tuning.
 func tuneSlurmFlags() []cli.Flag {
 	return []cli.Flag{
@@ -47,17 +35,11 @@ func tuneSlurmFlags() []cli.Flag {
 func tuneSubcommands() []*cli.Command {
 	return []*cli.Command{
 		{
-			Name:      "island",
-			Usage:     "run one island of a distributed run (a Slurm array task, or a local process)",
-			UsageText: "ecotune tune island DIR --index I [--workers N]",
-			ArgsUsage: "DIR",
-			Description: `Runs island I of the distributed run in DIR (written by 'ecotune tune
---islands N --slurm [--dry-run] -o DIR'). It resumes from its own
-checkpoint (DIR/islands/island-I) when it has one, so a task killed or
-requeued continues from the last generation it finished. At each
-migration it writes its population to DIR/islands/epoch-K/island-I.json
-and waits for the islands it needs (0..I+1) for --island-timeout of the
-plan; one that never arrives is skipped and recorded.`,
+			Name:        "island",
+			Usage:       "run one island of a distributed run (a Slurm array task, or a local process)",
+			UsageText:   "ecotune tune island DIR --index I [--workers N]",
+			ArgsUsage:   "DIR",
+			Description: help.Text("tune-island"),
 			Flags: []cli.Flag{
 				&cli.IntFlag{Name: "index", Value: -1, Usage: "the island, 0..N-1 ($SLURM_ARRAY_TASK_ID)"},
 				&cli.IntFlag{Name: "workers", Usage: "parallel simulations (default: GOMAXPROCS)"},
@@ -65,14 +47,11 @@ plan; one that never arrives is skipped and recorded.`,
 			Action: runTuneIsland,
 		},
 		{
-			Name:      "merge",
-			Usage:     "merge the islands of a distributed run into its front, presets and report",
-			UsageText: "ecotune tune merge DIR [--workers N] [--no-report] [--json]",
-			ArgsUsage: "DIR",
-			Description: `Merges the islands' evaluations in DIR into the run's front and writes
-front.json, front.csv, front.parquet, run.json and the report exactly as
-a single-machine 'ecotune tune' does. Islands that did not finish, or
-that a neighbour skipped, are named in run.json (missing_islands).`,
+			Name:        "merge",
+			Usage:       "merge the islands of a distributed run into its front, presets and report",
+			UsageText:   "ecotune tune merge DIR [--workers N] [--no-report] [--json]",
+			ArgsUsage:   "DIR",
+			Description: help.Text("tune-merge"),
 			Flags: []cli.Flag{
 				&cli.IntFlag{Name: "workers", Usage: "parallel simulations (default: GOMAXPROCS)"},
 				&cli.BoolFlag{Name: "no-report", Usage: "do not write DIR/report"},
