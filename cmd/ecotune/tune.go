@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"github.com/ecotune/ecotune/docs/help"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
-	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/reports"
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
@@ -141,132 +139,6 @@ func runTune(c *cli.Context) error {
 		_, err = fmt.Fprintln(c.App.Writer, html)
 	}
 	return err
-}
-
-// runWindows is `tune --windows K`: rolling-origin validation.
-func runWindows(ctx context.Context, c *cli.Context, o tuner.Options, t run.Target) error {
-	out, err := tuner.TuneWindows(ctx, o, t, c.Int("windows"))
-	if err != nil {
-		return err
-	}
-	if !c.Bool("no-report") {
-		for _, w := range out.Summary.PerWindow {
-			dir := filepath.Join(t.Dir, w.Dir)
-			if _, err := reports.Write(dir, reports.Options{Force: true}); err != nil {
-				return fmt.Errorf("tune: window %d is in %s, but its report failed: %w", w.K, dir, err)
-			}
-		}
-	}
-	if out.Interrupted {
-		where := fmt.Sprintf("in window %d/%d after generation %d", out.Window, out.Summary.Windows, out.Generations)
-		if out.Generations < 0 {
-			where = fmt.Sprintf("before window %d/%d", out.Window, out.Summary.Windows)
-		}
-		fmt.Fprintf(c.App.ErrWriter, "interrupted %s; continue with: ecotune tune ... --windows %d -o %s --resume\n", where, out.Summary.Windows, t.Dir)
-	}
-	if c.Bool("json") {
-		return json.NewEncoder(c.App.Writer).Encode(out.Summary)
-	}
-	if err := reports.WriteWindowsText(c.App.Writer, out.Summary); err != nil {
-		return err
-	}
-	_, err = fmt.Fprintln(c.App.Writer, t.Dir)
-	return err
-}
-
-// policyNames is the list of --policies.
-func policyNames(c *cli.Context) []string {
-	var names []string
-	for _, p := range strings.Split(c.String("policies"), ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			names = append(names, p)
-		}
-	}
-	return names
-}
-
-// seedList parses --seeds: comma-separated whole numbers.
-func seedList(c *cli.Context) ([]int64, error) {
-	var seeds []int64
-	for _, f := range strings.Split(c.String("seeds"), ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		s, err := strconv.ParseInt(f, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("tune: --seeds %q: %q is not a whole number", c.String("seeds"), f)
-		}
-		seeds = append(seeds, s)
-	}
-	if len(seeds) == 0 {
-		return nil, fmt.Errorf("tune: --seeds %q: no seed", c.String("seeds"))
-	}
-	return seeds, nil
-}
-
-// runSeeds is `tune --policies a,b,... --seeds 1,2,...`: the comparison
-// once per seed, then their spread.
-func runSeeds(ctx context.Context, c *cli.Context, o tuner.Options, t run.Target) error {
-	seeds, err := seedList(c)
-	if err != nil {
-		return err
-	}
-	names := policyNames(c)
-	s, err := tuner.TuneSeeds(ctx, o, t, names, seeds)
-	if err != nil {
-		return err
-	}
-	md := ""
-	if !c.Bool("no-report") {
-		if md, err = reports.WriteSeedsRun(t.Dir, s, true); err != nil {
-			return fmt.Errorf("tune: %w", err)
-		}
-	}
-	if s.Interrupted {
-		fmt.Fprintf(c.App.ErrWriter, "interrupted in seed %d (%d of %d); continue with: ecotune tune ... --policies %s --seeds %s -o %s --resume\n",
-			seeds[len(s.Seeds)], len(s.Seeds)+1, len(seeds), c.String("policies"), c.String("seeds"), t.Dir)
-	}
-	return printSummary(c, s, filepath.Join(t.Dir, tuner.SeedsJSON), md)
-}
-
-// printSummary prints what a comparison wrote: with --json the summary s
-// itself, else the summary's path and the report's, md (if one was
-// written).
-func printSummary(c *cli.Context, s any, path, md string) error {
-	if c.Bool("json") {
-		return json.NewEncoder(c.App.Writer).Encode(s)
-	}
-	if _, err := fmt.Fprintln(c.App.Writer, path); err != nil {
-		return err
-	}
-	if md == "" {
-		return nil
-	}
-	_, err := fmt.Fprintln(c.App.Writer, md)
-	return err
-}
-
-// runPolicies is `tune --policies a,b,...`: each policy tuned on the same
-// split and budget, then compared.
-func runPolicies(ctx context.Context, c *cli.Context, o tuner.Options, t run.Target) error {
-	names := policyNames(c)
-	if err := policy.CheckTunable(names); err != nil {
-		return err
-	}
-	s, err := tuner.TunePolicies(ctx, o, t, names)
-	if err != nil {
-		return err
-	}
-	md := ""
-	if !c.Bool("no-report") {
-		if md, err = reports.WritePoliciesRun(t.Dir, s, true); err != nil {
-			return fmt.Errorf("tune: %w", err)
-		}
-	}
-	if s.Interrupted {
-		fmt.Fprintf(c.App.ErrWriter, "interrupted after %d of %d policies; continue with: ecotune tune ... --policies %s -o %s --resume\n", len(s.Policies), len(names), c.String("policies"), t.Dir)
-	}
-	return printSummary(c, s, filepath.Join(t.Dir, tuner.SummaryJSON), md)
 }
 
 // warnInfeasible tells which presets no solution meets, offering the

@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"github.com/ecotune/ecotune/docs/help"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -20,16 +16,6 @@ import (
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/tuner"
 )
-
-// tuneSlurmFlags are tune's flags of distributed tuning.
-func tuneSlurmFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.BoolFlag{Name: "slurm", Usage: "run the islands as a Slurm job array (see DISTRIBUTED below); prints the job ids"},
-		&cli.StringFlag{Name: "sbatch-args", Usage: "extra sbatch arguments for the array and merge jobs, e.g. \"--partition batch --time 2:00:00\""},
-		&cli.BoolFlag{Name: "dry-run", Usage: "with --slurm: write DIR and the scripts, print the array script, submit nothing"},
-		&cli.DurationFlag{Name: "island-timeout", Value: tuner.DefaultIslandTimeout, Usage: "how long an island waits at a migration for a neighbour's migrants before skipping it"},
-	}
-}
 
 // tuneSubcommands are `tune island`, `tune merge` and `tune status`.
 func tuneSubcommands() []*cli.Command {
@@ -68,112 +54,6 @@ func tuneSubcommands() []*cli.Command {
 			Action:    runTuneStatus,
 		},
 	}
-}
-
-// slurmOnlyFlag names a flag given that only --slurm takes.
-func slurmOnlyFlag(c *cli.Context) string {
-	for _, name := range []string{"dry-run", "sbatch-args", "island-timeout"} {
-		if c.IsSet(name) {
-			return name
-		}
-	}
-	return ""
-}
-
-// runTuneSlurm is `tune --slurm`: the plan, the scripts and the jobs.
-func runTuneSlurm(c *cli.Context, o tuner.Options, t run.Target) error {
-	if !c.Bool("slurm") {
-		return fmt.Errorf("tune: --%s goes with --slurm (distributed tuning)", slurmOnlyFlag(c))
-	}
-	if c.Int("windows") != 0 {
-		return fmt.Errorf("tune: --slurm and --windows exclude each other")
-	}
-	if c.Bool("resume") {
-		return fmt.Errorf("tune: --slurm --resume: resubmit the array (sbatch %s) instead: each island resumes from its checkpoint", filepath.Join(t.Dir, "tune.sbatch"))
-	}
-	p, err := tuner.NewPlan(o, t.Provenance, c.Duration("island-timeout"))
-	if err != nil {
-		return err
-	}
-	dir, err := filepath.Abs(t.Dir)
-	if err != nil {
-		return fmt.Errorf("tune: %w", err)
-	}
-	t.Dir = dir
-	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("tune: the path of ecotune: %w", err)
-	}
-	if err := tuner.WritePlan(p, t); err != nil {
-		return err
-	}
-	array, merge := slurmScripts(exe, dir, p.Islands)
-	arrayPath, mergePath := filepath.Join(dir, "tune.sbatch"), filepath.Join(dir, "merge.sbatch")
-	for path, text := range map[string]string{arrayPath: array, mergePath: merge} {
-		if err := os.WriteFile(path, []byte(text), 0o755); err != nil {
-			return fmt.Errorf("tune: %w", err)
-		}
-	}
-	if c.Bool("dry-run") {
-		_, err := fmt.Fprint(c.App.Writer, array)
-		return err
-	}
-	extra := strings.Fields(c.String("sbatch-args"))
-	id, err := sbatch(c.Context, append(extra, arrayPath))
-	if err != nil {
-		return err
-	}
-	mid, err := sbatch(c.Context, append(append(extra, "--dependency=afterok:"+id), mergePath))
-	if err != nil {
-		return fmt.Errorf("%w (the array job %s is submitted)", err, id)
-	}
-	fmt.Fprintf(c.App.ErrWriter, "array job %s: %d islands; merge job %s after it; progress: ecotune tune status %s\n", id, p.Islands, mid, dir)
-	_, err = fmt.Fprintln(c.App.Writer, id)
-	return err
-}
-
-// slurmScripts are the array script and the merge script of a run.
-func slurmScripts(exe, dir string, islands int) (array, merge string) {
-	q := shellQuote
-	array = fmt.Sprintf(`#!/bin/sh
-#SBATCH --job-name=ecotune-islands
-#SBATCH --array=0-%d
-#SBATCH --output=%s
-#SBATCH --requeue
-# One island of the distributed run in %s per array task; a task killed
-# or requeued resumes from its own checkpoint. After a task failed or was
-# cancelled (the merge job's afterok then never holds), resubmit it and
-# the merge:
-#   sbatch --parsable --array=I %s
-#   sbatch --dependency=afterok:NEWID %s
-exec %s tune island %s --index "$SLURM_ARRAY_TASK_ID" --workers "${SLURM_CPUS_PER_TASK:-0}"
-`, islands-1, filepath.Join(dir, tuner.IslandsDir, "slurm-%A_%a.out"), dir, filepath.Join(dir, "tune.sbatch"), filepath.Join(dir, "merge.sbatch"), q(exe), q(dir))
-	merge = fmt.Sprintf(`#!/bin/sh
-#SBATCH --job-name=ecotune-merge
-#SBATCH --output=%s
-# Merges the islands of %s into the run's front, presets and report.
-exec %s tune merge %s --workers "${SLURM_CPUS_PER_TASK:-0}"
-`, filepath.Join(dir, tuner.IslandsDir, "slurm-merge-%j.out"), dir, q(exe), q(dir))
-	return array, merge
-}
-
-// shellQuote quotes s for sh.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
-// sbatch submits with sbatch --parsable and returns the job id.
-func sbatch(ctx context.Context, args []string) (string, error) {
-	cmd := exec.CommandContext(ctx, "sbatch", append([]string{"--parsable"}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("tune: sbatch %s: %w: %s", strings.Join(args, " "), err, bytes.TrimSpace(stderr.Bytes()))
-	}
-	id, _, _ := strings.Cut(strings.TrimSpace(string(out)), ";")
-	if _, err := strconv.ParseInt(id, 10, 64); err != nil {
-		return "", fmt.Errorf("tune: sbatch printed %q, not a job id", out)
-	}
-	return id, nil
 }
 
 // planOf reads the plan of the run directory that is the command's one
