@@ -124,7 +124,7 @@ func runTune(c *cli.Context) error {
 	if !c.Bool("json") && !c.Bool("quiet") && out.Front != nil {
 		// The summary goes to stderr beside the progress bar; stdout keeps
 		// the paths scripts read.
-		if err := writeTuneSummary(c.App.ErrWriter, t.Dir, out.Meta, out.Front, html); err != nil {
+		if err := reports.WriteTuneSummary(c.App.ErrWriter, t.Dir, out.Meta, out.Front, html); err != nil {
 			return err
 		}
 	}
