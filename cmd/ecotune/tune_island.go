@@ -4,16 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/ecotune/ecotune/docs/help"
-	"os"
-	"path/filepath"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/reports"
-	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/tuner"
 )
 
@@ -142,13 +137,6 @@ func runTuneMerge(c *cli.Context) error {
 	return err
 }
 
-// islandRow is one island in `tune status`.
-type islandRow struct {
-	tuner.IslandStatus
-	Epoch   int  `json:"epoch"` // migration epochs passed: generation / migration interval
-	Started bool `json:"started"`
-}
-
 func runTuneStatus(c *cli.Context) error {
 	args, err := positionalArgs(c)
 	if err != nil {
@@ -157,50 +145,12 @@ func runTuneStatus(c *cli.Context) error {
 	if len(args) != 1 {
 		return usageErrorf(c, "want one run directory, got %d arguments %q", len(args), args)
 	}
-	dir := args[0]
-	p, err := tuner.ReadPlan(dir)
+	s, err := reports.ReadRunStatus(args[0])
 	if err != nil {
 		return fmt.Errorf("tune status: %w", err)
 	}
-	rows := make([]islandRow, p.Islands)
-	for i := range rows {
-		st, ok, err := tuner.ReadIslandStatus(dir, i)
-		if err != nil {
-			return fmt.Errorf("tune status: %w", err)
-		}
-		if !ok {
-			st = tuner.IslandStatus{Island: i, Generations: p.Generations}
-		}
-		rows[i] = islandRow{IslandStatus: st, Epoch: st.Generation / p.MigrationEvery, Started: ok}
-	}
-	_, merged := os.Stat(filepath.Join(dir, run.ManifestFile))
 	if c.Bool("json") {
-		return json.NewEncoder(c.App.Writer).Encode(map[string]any{"dir": dir, "islands": rows, "merged": merged == nil})
+		return json.NewEncoder(c.App.Writer).Encode(s)
 	}
-	w := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "island\tepoch\tgeneration\tevaluations\thypervolume\tstate\tskipped")
-	for _, r := range rows {
-		state := "running"
-		switch {
-		case !r.Started:
-			state = "not started"
-		case r.Done:
-			state = "done"
-		case r.Interrupted:
-			state = "interrupted"
-		}
-		var sk []string
-		for _, s := range r.Skipped {
-			sk = append(sk, fmt.Sprintf("%d@g%d", s.Island, s.Generation))
-		}
-		fmt.Fprintf(w, "%d\t%d/%d\t%d/%d\t%d\t%.4f\t%s\t%s\n", r.Island, r.Generation/p.MigrationEvery, p.Generations/p.MigrationEvery,
-			r.Generation, r.Generations, r.Evaluations, r.Hypervolume, state, strings.Join(sk, " "))
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	if merged == nil {
-		_, err = fmt.Fprintf(c.App.Writer, "merged: %s\n", filepath.Join(dir, run.ManifestFile))
-	}
-	return err
+	return reports.WriteRunStatus(c.App.Writer, s)
 }
