@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/ecotune/ecotune/docs/help"
 	"runtime/debug"
@@ -85,7 +86,10 @@ func simulateSetup(c *cli.Context, meta datasets.Meta) (replay.Setup, error) {
 		if err != nil {
 			return replay.Setup{}, err
 		}
-		if cluster, err = rulesCluster(path, rs, cluster); err != nil {
+		var me *replay.ClusterMismatchError
+		if cluster, err = replay.RulesCluster(rs, cluster); errors.As(err, &me) {
+			return replay.Setup{}, fmt.Errorf("simulate: --rules %s was tuned for a cluster of %s nodes, the trace's cluster is %s nodes: replaying on another machine is not supported (give --cluster or --nodes/--slots-per-node matching the rule set, or tune on this trace)", path, me.RuleSet, me.Cluster)
+		} else if err != nil {
 			return replay.Setup{}, err
 		}
 		cfg = rs.Policy
@@ -139,33 +143,4 @@ func openJobs(c *cli.Context) (replay.Jobs, error) {
 		tr.Jobs = nil // the simulator keeps its own copy
 		return fn(jobs)
 	}}, nil
-}
-
-// rulesCluster is the cluster a rule set replays on: the trace's (c), with
-// the rule set's power models, when its node groups have the counts and
-// slots of the rule set's; otherwise an error naming both.
-func rulesCluster(path string, rs *policy.RuleSet, c sim.Cluster) (sim.Cluster, error) {
-	describe := func(n int, at func(int) (int, int)) string {
-		parts := make([]string, n)
-		for i := range parts {
-			count, slots := at(i)
-			parts[i] = fmt.Sprintf("%d × %d slots", count, slots)
-		}
-		return strings.Join(parts, " + ")
-	}
-	same := len(rs.Cluster) == len(c.Groups)
-	for i := 0; same && i < len(c.Groups); i++ {
-		same = rs.Cluster[i].Count == c.Groups[i].Count && rs.Cluster[i].Slots == c.Groups[i].Slots
-	}
-	if !same {
-		return c, fmt.Errorf("simulate: --rules %s was tuned for a cluster of %s nodes, the trace's cluster is %s nodes: replaying on another machine is not supported (give --cluster or --nodes/--slots-per-node matching the rule set, or tune on this trace)",
-			path, describe(len(rs.Cluster), func(i int) (int, int) { return rs.Cluster[i].Count, rs.Cluster[i].Slots }),
-			describe(len(c.Groups), func(i int) (int, int) { return c.Groups[i].Count, c.Groups[i].Slots }))
-	}
-	out := sim.Cluster{Name: c.Name, Groups: make([]sim.NodeGroup, len(c.Groups)), Partitions: c.Partitions}
-	for i, g := range c.Groups {
-		g.Model, g.GFLOPS = rs.Cluster[i].Model, rs.Cluster[i].GFLOPS
-		out.Groups[i] = g
-	}
-	return out, nil
 }
