@@ -16,17 +16,6 @@ import (
 	"github.com/ecotune/ecotune/tuner"
 )
 
-// policyNames is the list of --policies.
-func policyNames(c *cli.Context) []string {
-	var names []string
-	for _, p := range strings.Split(c.String("policies"), ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			names = append(names, p)
-		}
-	}
-	return names
-}
-
 // seedList parses --seeds: comma-separated whole numbers.
 func seedList(c *cli.Context) ([]int64, error) {
 	var seeds []int64
@@ -53,7 +42,7 @@ func runSeeds(ctx context.Context, c *cli.Context, o tuner.Options, t run.Target
 	if err != nil {
 		return err
 	}
-	names := policyNames(c)
+	names := splitList(c.String("policies"))
 	s, err := tuner.TuneSeeds(ctx, o, t, names, seeds)
 	if err != nil {
 		return err
@@ -91,7 +80,7 @@ func printSummary(c *cli.Context, s any, path, md string) error {
 // runPolicies is `tune --policies a,b,...`: each policy tuned on the same
 // split and budget, then compared.
 func runPolicies(ctx context.Context, c *cli.Context, o tuner.Options, t run.Target) error {
-	names := policyNames(c)
+	names := splitList(c.String("policies"))
 	if err := policy.CheckTunable(names); err != nil {
 		return err
 	}
