@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ecotune/ecotune/internal/atomicfile"
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/slurm"
 	"github.com/ecotune/ecotune/tuner"
@@ -63,7 +64,7 @@ func runTuneSlurm(c *cli.Context, o tuner.Options, t run.Target) error {
 	array, merge := slurm.IslandJobs(exe, dir, filepath.Join(dir, tuner.IslandsDir), p.Islands)
 	arrayPath, mergePath := filepath.Join(dir, slurm.ArrayScript), filepath.Join(dir, slurm.MergeScript)
 	for path, text := range map[string]string{arrayPath: array, mergePath: merge} {
-		if err := os.WriteFile(path, []byte(text), 0o755); err != nil {
+		if err := atomicfile.WriteFile(path, []byte(text), atomicfile.Options{Mode: 0o755}); err != nil {
 			return fmt.Errorf("tune: %w", err)
 		}
 	}
