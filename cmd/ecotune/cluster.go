@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/ecotune/ecotune/docs/help"
 	"path/filepath"
 	"strings"
 
@@ -11,44 +12,13 @@ import (
 	"github.com/ecotune/ecotune/sim"
 )
 
-const clusterHelp = `Writes the cluster file a trace implies, for you to edit and pass to
-"simulate --cluster" (the format is in README.md, "Cluster files").
-
-Logs that name the hosts jobs ran on (Slurm sacct NodeList, PBS exec_host,
-SGE/UGE hostname) give one node group per number of slots per node, as
-observed in the log (the most processors in use on the node at once);
-nodes that ran no job are missing. Other traces give the machine of their
-header (MaxNodes × MaxProcs/MaxNodes), as simulate uses it. Every group
-gets the power model --model (default escs: standby 2 W, idle 150 W,
-+80 W per busy slot, boot 555 s and 13.71 Wh, shutdown 480 s and
-10.79 Wh) written out as numbers; the YAML names each group's hosts in a
-comment.
-
-TRACE is a Parquet trace or any raw log, given as --from (or --trace) or
-as the argument. -o FILE writes FILE (YAML, or JSON when it ends in .json)
-atomically, replacing it only with --force; without -o the file is
-printed (YAML, or JSON with --json).
-
-To split the machine into partitions (independent queues, each with its
-own nodes and policy), add a partitions list to the file: each has a
-name, the node groups it owns, the queues it takes (default its name;
-SWF field 15 or 16, Slurm's Partition, the PBS/SGE/LSF/OAR queue) and
-optionally default: true (takes the jobs no partition lists). Partitions
-sharing node groups are refused. See README.md, "Cluster files", and
-docs/clusters/sdsc-par-1996-partitions.yaml.
-
-Examples:
-  ecotune cluster --from sacct.log
-  ecotune cluster --from site.parquet -o cluster.yaml
-  ecotune simulate --trace site.parquet --cluster cluster.yaml --policy idle-timeout`
-
 func clusterCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "cluster",
 		Usage:       "write the cluster file a trace implies (node groups, power model)",
 		UsageText:   "ecotune cluster TRACE|--from TRACE [-o cluster.yaml|cluster.json] [--model escs] [--json] [--force]",
 		ArgsUsage:   "TRACE",
-		Description: clusterHelp,
+		Description: help.Text("cluster"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "from", Aliases: []string{"trace", "t"}, Usage: "the trace: Parquet or any supported raw log"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the cluster file to write, .yaml/.yml or .json (default: print)"},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/ecotune/ecotune/docs/help"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -12,29 +13,13 @@ import (
 	"github.com/ecotune/ecotune/tuner"
 )
 
-const compareHelp = `Replays one trace under every baseline policy (at its defaults, or the
-references and preset solutions of a run directory with --run, on the
-run's trace, cluster and scheduler unless given) and prints one row per policy,
-as the Grid'5000 energy-policy study tabulates them: boots + shutdowns,
-energy (kWh), minimal energy (the clairvoyant oracle's, kWh), consumed /
-minimal (%), kWh saved against always-on, kWh saved per boot or shutdown,
-qos_p90 and mean wait (s).
-
---sweep name=a:b:step runs each compared policy that has parameter name at
-a, a+step, ... b. Policies run in parallel; rows keep a fixed order.
-
-Examples:
-  ecotune compare --trace NASA-iPSC-1993-3.1-cln.swf.gz
-  ecotune compare --policies always-on,idle-timeout --sweep idle_timeout=600:3600:600 --csv
-  ecotune compare --run runs/nasa --json`
-
 func compareCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "compare",
 		Usage:       "baseline policies side by side on one trace",
 		UsageText:   "ecotune compare [TRACE | --trace T] [--policies a,b,...] [--run RUN_DIR] [--sweep name=a:b:step] [--cluster F | --nodes N] [--scheduler easy|fcfs|conservative] [--json|--csv|--markdown]",
 		ArgsUsage:   traceArgsUsage,
-		Description: compareHelp,
+		Description: help.Text("compare"),
 		Flags: append(traceFlags(),
 			&cli.StringFlag{Name: "policies", Usage: "comma-separated policies (default: every policy)"},
 			&cli.StringFlag{Name: "run", Usage: "compare the references and presets of this run directory"},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/ecotune/ecotune/docs/help"
 	"net"
 	"net/http"
 	"os"
@@ -17,48 +18,12 @@ import (
 	"github.com/ecotune/ecotune/slurm"
 )
 
-const daemonHelp = `Runs a rule set on a live Slurm cluster. Every period_s of the rule set it
-reads the nodes (sinfo --json) and the pending and running jobs (squeue
---json), updates the feature state (when each node became idle, recent
-arrivals, submitted slots per hour of the day), builds the policy's view
-exactly as the simulator and "ecotune decide" do, asks the rule set's
-policy, and carries the decision out with Slurm's power-saving verbs
-(scontrol update nodename=NODES state=power_down|power_up). Slurm keeps
-resuming powered-down nodes for jobs that need them: keep power saving on
-in slurm.conf ("ecotune export --slurm" writes the block).
-
-It never powers down a node that is down, draining or drained, failed, in
-maintenance, reserved, not responding, excluded (--exclude) or running a
-job, never boots more than max_booting nodes at once (the rule set's, or
---max-booting), and leaves nodes that failed to resume to Slurm (counted).
-If Slurm cannot be reached or a command fails it logs it, backs off and
-retries. SIGINT or SIGTERM end it after the current cycle.
-
-Rule-set groups map to Slurm nodes by --nodes-map, a file of lines
-"GROUP HOSTLIST" (e.g. "node node[001-096]"), or else by CPUs per node. A
-node count that differs from the rule set's is an error, or a warning with
---allow-resize (the policy then sees the live counts).
-
---state-dir keeps the feature history (features.json): a daemon restarted
-with the same directory continues it. --log appends the decision log, one
-JSON object per cycle (time, the view in numbers, the decision, each
-command and its result, what was refused and why; with --log-state also
-the cluster state, from which "ecotune decide" takes the same decision).
---dry-run decides and logs, and changes nothing. --metrics serves
-Prometheus metrics at http://ADDR/metrics: nodes per state, decisions,
-commands and failures, resume failures, estimated energy saved.
-
-Examples:
-  ecotune daemon --rules rules.json --dry-run --log decisions.jsonl --state-dir /var/lib/ecotune
-  ecotune daemon --rules rules.json --nodes-map nodes.map --state-dir /var/lib/ecotune \
-      --log /var/log/ecotune/decisions.jsonl --metrics 127.0.0.1:9464`
-
 func daemonCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "daemon",
 		Usage:       "run a rule set on a live Slurm cluster",
 		UsageText:   "ecotune daemon --rules R.json [--nodes-map FILE] [--dry-run] [--once] [--state-dir DIR] [--log F.jsonl] [--metrics ADDR]",
-		Description: daemonHelp,
+		Description: help.Text("daemon"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "rules", Usage: "rule-set file `R.json` (required)"},
 			&cli.StringFlag{Name: "nodes-map", Usage: "group → Slurm hostlist `FILE` (default: by CPUs per node)"},

@@ -2,29 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/ecotune/ecotune/docs/help"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/ecotune/ecotune/datasets"
 )
-
-const inspectHelp = `Shows what is in a trace: jobs, span, machine size, the utilization the
-log implies (Σ procs × run / (machine procs × span)), arrivals by hour of
-day and day of week (local time of the trace), quantiles of job size and
-run time, how many jobs lack each field, and the records skipped or
-adjusted at import, by reason. For logs that name the hosts jobs ran on
-(Slurm, PBS/TORQUE, SGE/UGE) it shows the node layout: the hosts grouped
-by slots per node, as host lists ("4 × 32 slots: cn[01-04]").
-
-TRACE is a Parquet trace or any raw log (imported on the fly); without it
-the embedded default trace is shown. --json prints one JSON object with at
-least the keys jobs, nodes, procs, span_s, utilization and skipped, and
-layout (a list of {slots, count, hosts}) when the trace has one.
-
-Examples:
-  ecotune inspect
-  ecotune inspect sp2.parquet --json
-  ecotune inspect SDSC-SP2-1998-4.2-cln.swf.gz`
 
 func inspectCommand() *cli.Command {
 	return &cli.Command{
@@ -32,7 +15,7 @@ func inspectCommand() *cli.Command {
 		Usage:       "what is in a trace",
 		UsageText:   "ecotune inspect [TRACE] [--json] [--format F] [--lenient]",
 		ArgsUsage:   traceArgsUsage,
-		Description: inspectHelp,
+		Description: help.Text("inspect"),
 		Flags: append(traceFlags(),
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object"},
 		),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ecotune/ecotune/docs/help"
 	"net"
 	"net/http"
 	"os"
@@ -16,30 +17,12 @@ import (
 	"github.com/ecotune/ecotune/serve"
 )
 
-const serveHelp = `Starts the web workbench: upload and inspect traces, start simulations
-and tuning runs (the same code as "ecotune simulate" and "ecotune tune"),
-watch their progress live, abort them, read their fronts, holdout tables
-and learned rules, and export a pick as rules.json with its slurm.conf
-lines.
-
-It prints the URL to open, with a random access token, as the line
-  http://127.0.0.1:PORT/?token=TOKEN
-(scripts read it); every request needs the token (a cookie after the
-first visit). It listens on 127.0.0.1 unless --listen says otherwise.
-Everything is kept under --data: traces/, runs/ (one directory per run,
-the tuner's run directory in RUN/run), uploads/. Runs survive a restart:
-finished runs are listed again, an interrupted tune resumes from its
-checkpoint. --jobs runs that many runs at once (the rest queue).
-
-Example:
-  ecotune serve --data ~/ecotune-data --jobs 2`
-
 func serveCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "serve",
 		Usage:       "the web workbench",
 		UsageText:   "ecotune serve [--listen 127.0.0.1:8080] [--data DIR] [--max-upload 2GiB] [--jobs N]",
-		Description: serveHelp,
+		Description: help.Text("serve"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:8080", Usage: "address to listen on (port 0: any free port)"},
 			&cli.StringFlag{Name: "data", Value: "ecotune-data", Usage: "data directory (traces, runs)"},

@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"github.com/ecotune/ecotune/docs/help"
 	"runtime/debug"
 	"strings"
 
@@ -16,63 +18,13 @@ import (
 	"github.com/ecotune/ecotune/sim"
 )
 
-const simulateHelp = `Replays a trace once under one power policy and prints its scores: the
-three EECluster objectives (qos_p90, the p90 wait ratio; off_node_seconds,
-energy saved; reconfigurations), energy in kWh, waits, bounded slowdown,
-makespan, boots and shutdowns.
-
-The cluster is, in order of preference: --cluster FILE (YAML or JSON node
-groups, see "go doc sim.LoadCluster"), --nodes N [--slots-per-node S], or
-the trace header (MaxNodes nodes of MaxProcs/MaxNodes slots). --model
-names the built-in power model of the last two (escs: off 2 W, idle 150 W,
-+80 W per busy slot, boot 555 s 13.71 Wh, shutdown 480 s 10.79 Wh). A
-cluster file with partitions replays each partition's jobs on its own
-nodes under its own instance of the policy, over the whole trace's window
-(README.md, "Cluster files"); the output then lists each partition.
-
---set name=value sets a policy parameter (repeatable; "ecotune policies"
-lists them). --period is the decision cycle in seconds; 0 consults the
-policy at every event. sim_seconds in the output is the wall time of the
-simulation alone (loading the trace excluded). --timeline writes node-state
-changes and requested/powered/busy slots over time (CSV, or Parquet when
-the name ends in .parquet). --jobs writes one row per job (CSV, or Parquet
-by the name's extension): job_id, user, group, partition (the log's
-partition or queue, else "default"), submit, start, end, wait_s, run_s,
-slots, nodes (host names, space-separated). Times (submit, start, end,
-the timeline's time) are Unix seconds in CSV and UTC timestamps
-(milliseconds) in Parquet; wait_s and run_s are seconds in both.
-
---scheduler is fcfs, easy (EASY backfilling: the blocked head holds a
-reservation) or conservative (every queued job holds one); backfilling
-estimates jobs by their requested time (--use-run-time: by their run time).
---json adds by_user, by_group and by_partition: for each name its jobs,
-mean/median/max wait, p90 wait ratio (qos_p90 over its jobs) and
-node-hours; by_partition names the cluster's partitions when it has some
-(the jobs file's partition column too), and partitions then gives each
-one's nodes, slots, jobs, off_node_seconds, reconfigurations, boots,
-shutdowns and energy_kwh.
-
---rules FILE replays an exported rule set (ecotune export) instead of
---policy/--set: its policy and parameters, its period (unless --period is
-given), its scheduler (unless --scheduler is given) and its cluster's power
-model. The trace's cluster (from --cluster, --nodes or the header) must
-have the rule set's node groups (count and slots of each, in order); a
-rule set tuned for another machine is refused, naming both.
-
-Examples:
-  ecotune simulate --rules rules.json --trace SDSC-SP2-1998-4.2-cln.swf.gz
-  ecotune simulate --trace SDSC-SP2-1998-4.2-cln.swf.gz --policy always-on
-  ecotune simulate -t sp2.parquet --policy idle-timeout --set idle_timeout=600 --scheduler fcfs --json
-  ecotune simulate -t osc.swf --cluster osc.yaml --policy idle-timeout --timeline osc.csv
-  ecotune simulate -t repro.swf --nodes 10 --scheduler easy --period 0 --jobs out.csv`
-
 func simulateCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "simulate",
 		Usage:       "one replay of a trace under a policy, and its scores",
 		UsageText:   "ecotune simulate [TRACE | --trace T] (--policy NAME [--set k=v ...] | --rules FILE) [--cluster FILE | --nodes N --slots-per-node S] [--model escs] [--scheduler easy|fcfs|conservative] [--period 60] [--timeline FILE] [--jobs FILE] [--json]",
 		ArgsUsage:   traceArgsUsage,
-		Description: simulateHelp + "\n\nScores (objectives.All: name, better, unit, meaning):\n" + objectives.Help(),
+		Description: help.Text("simulate") + "\n\nScores (objectives.All: name, better, unit, meaning):\n" + objectives.Help(),
 		Flags: append(traceFlags(),
 			&cli.StringFlag{Name: "policy", Aliases: []string{"p"}, Value: "always-on", Usage: "policy name (see `ecotune policies`)"},
 			&cli.StringSliceFlag{Name: "set", Usage: "policy parameter `name=value` (repeatable)"},
@@ -134,7 +86,10 @@ func simulateSetup(c *cli.Context, meta datasets.Meta) (replay.Setup, error) {
 		if err != nil {
 			return replay.Setup{}, err
 		}
-		if cluster, err = rulesCluster(path, rs, cluster); err != nil {
+		var me *replay.ClusterMismatchError
+		if cluster, err = replay.RulesCluster(rs, cluster); errors.As(err, &me) {
+			return replay.Setup{}, fmt.Errorf("simulate: --rules %s was tuned for a cluster of %s nodes, the trace's cluster is %s nodes: replaying on another machine is not supported (give --cluster or --nodes/--slots-per-node matching the rule set, or tune on this trace)", path, me.RuleSet, me.Cluster)
+		} else if err != nil {
 			return replay.Setup{}, err
 		}
 		cfg = rs.Policy
@@ -188,33 +143,4 @@ func openJobs(c *cli.Context) (replay.Jobs, error) {
 		tr.Jobs = nil // the simulator keeps its own copy
 		return fn(jobs)
 	}}, nil
-}
-
-// rulesCluster is the cluster a rule set replays on: the trace's (c), with
-// the rule set's power models, when its node groups have the counts and
-// slots of the rule set's; otherwise an error naming both.
-func rulesCluster(path string, rs *policy.RuleSet, c sim.Cluster) (sim.Cluster, error) {
-	describe := func(n int, at func(int) (int, int)) string {
-		parts := make([]string, n)
-		for i := range parts {
-			count, slots := at(i)
-			parts[i] = fmt.Sprintf("%d × %d slots", count, slots)
-		}
-		return strings.Join(parts, " + ")
-	}
-	same := len(rs.Cluster) == len(c.Groups)
-	for i := 0; same && i < len(c.Groups); i++ {
-		same = rs.Cluster[i].Count == c.Groups[i].Count && rs.Cluster[i].Slots == c.Groups[i].Slots
-	}
-	if !same {
-		return c, fmt.Errorf("simulate: --rules %s was tuned for a cluster of %s nodes, the trace's cluster is %s nodes: replaying on another machine is not supported (give --cluster or --nodes/--slots-per-node matching the rule set, or tune on this trace)",
-			path, describe(len(rs.Cluster), func(i int) (int, int) { return rs.Cluster[i].Count, rs.Cluster[i].Slots }),
-			describe(len(c.Groups), func(i int) (int, int) { return c.Groups[i].Count, c.Groups[i].Slots }))
-	}
-	out := sim.Cluster{Name: c.Name, Groups: make([]sim.NodeGroup, len(c.Groups)), Partitions: c.Partitions}
-	for i, g := range c.Groups {
-		g.Model, g.GFLOPS = rs.Cluster[i].Model, rs.Cluster[i].GFLOPS
-		out.Groups[i] = g
-	}
-	return out, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/ecotune/ecotune/docs/help"
 	"math"
 	"time"
 
@@ -10,31 +11,13 @@ import (
 	"github.com/ecotune/ecotune/datasets"
 )
 
-const splitHelp = `Splits a trace chronologically by submit time into a training part (the
-earlier jobs) and a test part (the later ones), written as
-PREFIX-train.parquet and PREFIX-test.parquet. --by jobs (the default)
-gives the training part the first share of the jobs, --by time the first
-share of the submit-time span.
-
---from and --to first cut the window from ≤ submit < to; they take Unix
-seconds, RFC 3339 times or dates YYYY-MM-DD (midnight in the trace's time
-zone). With a window and no --train, the window alone is written as
-PREFIX.parquet.
-
-TRACE is a Parquet trace or any raw log; without it the embedded default is
-split. Existing outputs are replaced only with --force.
-
-Examples:
-  ecotune split sp2.parquet --train 0.7 -o sp2
-  ecotune split sp2.parquet --train 0.5 --by time --from 1999-01-01 --to 2000-01-01 -o sp2-1999`
-
 func splitCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "split",
 		Usage:       "chronological train/test split or time window of a trace",
 		UsageText:   "ecotune split [TRACE] --train 0.7 -o PREFIX [--by jobs|time] [--from T] [--to T] [--force]",
 		ArgsUsage:   traceArgsUsage,
-		Description: splitHelp,
+		Description: help.Text("split"),
 		Flags: append(traceFlags(),
 			&cli.Float64Flag{Name: "train", Usage: "share for training, in (0, 1)"},
 			&cli.StringFlag{Name: "by", Value: "jobs", Usage: "split the share of jobs or of time"},

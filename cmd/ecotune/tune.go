@@ -1,9 +1,9 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/ecotune/ecotune/docs/help"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,7 +11,6 @@ import (
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
-	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/reports"
 	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
@@ -19,143 +18,9 @@ import (
 	"github.com/ecotune/ecotune/tuner/pick"
 	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
-	"github.com/ecotune/ecotune/tuner/summary"
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 )
-
-const tuneHelp = `Tunes a power policy on a trace with NSGA-II: the policy's declared
-parameters and, for hgfs, its fuzzy rule base (genetic-fuzzy learning: the
-consequent of every rule or rule off, and each label's lateral shift),
-evolved together (a parameter counted in nodes, such as spare or
-max_booting, up to the cluster's node count). The first --train fraction
-of the jobs (chronological) is the train split the search sees; every
-solution of the final front is re-evaluated on the rest (the test split).
---reactive-island (with two or more islands) gives the first island
-hgfs's reactive core alone (every rule off, no drain: idle-timeout), so the
-front holds the best reactive trade-offs beside the learned ones, and
-migration carries them to the other islands.
-
-Objectives are score names (default qos_p90,off_node_seconds,reconfigurations;
-off_node_seconds is maximised, the others minimised; prefix max: or min: to
-say otherwise). Constraints bound any score on the train split, absolutely
-(qos_p90<=0.1) or relative to always-on on the same split
-(qos_p90<=always_on+0.1). Presets choose one solution each: qos0, qos0.1,
-qos0.5 (EECluster's, absolute bounds), rel10 (qos_p90 at most
-max(1.1 × always-on's, always-on's + 0.1): means something on a loaded
-log) and knee by default; each records its pick's scores and whether it
-meets its bound on the train and on the test split (run.json presets); --preset
-NAME=CONSTRAINT adds one (most off-seconds, then fewest reconfigurations).
-A relative preset (rel10, or a --preset bound on always_on) is met only
-if its pick meets it on the whole train split, on the median over
---pick-windows K (default 4) consecutive train windows (its qos_p90 over
-each window's bound, resolved against always-on there; with
---pick-window-aggregate mean their mean, which one nearly idle window
-can decide; run.json window_level, window_aggregate, window_mean_level,
-windows_feasible, worst_window_margin), and on the train split thinned
-to each --pick-loads fraction of its jobs (default 0.9: a lighter
-period; run.json load_levels); this costs node-off seconds and guards
-against a load that changes.
-An infeasible preset is reported with the least violating solution.
-
-The run directory (-o, default runs/POLICY-TRACE-seedSEED) receives
-front.parquet, front.csv, front.json, run.json and the checkpoint, written
-after every generation: Ctrl-C (or SIGTERM) stops within a second or
-two, keeping every finished evaluation in the checkpoint (a second Ctrl-C
-exits at once); --resume continues to exactly the front an uninterrupted
-run gives. The same seed gives the same front whatever --workers is. A
-finished run resumed with other --pick-windows, --pick-window-aggregate
-or --pick-loads chooses its picks again without searching (the front's
-replays only), and one given a larger --generations or --evaluations
-searches on; with --policies or --windows the finished runs are kept,
-refused if made with other options (trace, split, seed, scheduler, ...),
-and picked again or searched on likewise.
-
---windows K (K ≥ 2) is rolling-origin validation instead of one holdout:
-the jobs are cut into K+1 consecutive blocks of equal job counts (to one
-job) and window k tunes on block k-1 and tests on block k, each an
-ordinary run in RUN_DIR/window-k with the same seed (ecotune report
-RUN_DIR/window-k works).
-RUN_DIR/windows.json and windows.csv hold every window's test hypervolume,
-the presets' picks' test scores, always-on's and the oracle's, and their
-mean and standard deviation across windows; the command prints them as a
-table (--json: windows.json). Ctrl-C and --resume work as for one run:
-finished windows are kept.
-
---policies a,b,... tunes each policy in turn on the same split with the
-same settings, budget and seed, each an ordinary run in RUN_DIR/POLICY,
-and writes RUN_DIR/summary.json (per policy: hypervolume on train and test
-in the fixed box, in [0, 1]; every preset's pick with its scores and
-feasibility on both splits; always-on's and the oracle's scores) and
-RUN_DIR/policies.md comparing them (with policies-front.svg).
---seeds 1,2,... (with --policies, instead of --seed) repeats that
-comparison once per seed, in RUN_DIR/seed-S, and writes
-RUN_DIR/seeds.json and RUN_DIR/seeds.md: per policy its test and train
-hypervolume over the seeds (mean, lowest, highest, each seed's), whether
-the seeds tell it apart from the next policy down (only when its lowest
-seed is above the other's highest), and per preset on how many seeds the
-pick met its bound on each split, with its test qos_p90 and share of the
-oracle's test off-seconds over the seeds. A search is random: one seed
-can rank two policies either way when they differ by less than their
-spread across seeds.
---no-schedule-rule fixes a policy's own scheduling rule off (hgfs: drain,
-which changes who backfills under EASY), so its gains are power
-decisions'; run.json's schedule_rule says which.
-
---robust scores every candidate on several replays of the train split
-instead of one, so a pick holds beyond the one replay it was chosen on:
-4 windows (consecutive blocks of the train jobs) and one replica of each
-whose submit times are jittered by up to ±1800 s (seeded by --seed),
-aggregated per objective with cvar (the mean of the worse half of the 8
-replays). --robust-windows K, --robust-replicas R, --robust-jitter SECONDS,
---robust-aggregate mean|worst|cvar and --robust-alpha A (cvar's level: the
-mean of the ceil(A x replays) worst) set one part each (any of them turns
---robust on, the rest taking its defaults; --robust-windows 1
---robust-replicas 0 is the plain single replay). mean is the average
-replay, worst the worst replay of each objective, cvar in between. Extensive
-scores (node-off seconds, reconfigurations, energy) are scaled to the train
-split's length before aggregating; always-on and the oracle are replayed
-and aggregated the same way, so relative constraints and rel10 compare like
-with like, and the train scores of the front and of the references in
-run.json ("robust") are those aggregates. A candidate is replayed on the
-last window first and promoted to the other replays unless one of the
-policy's seeds dominates it there (multi-fidelity), so a robust run costs
-at most about 1 + R plain ones.
-
---robust-thin F adds to each window a copy keeping each job with
-probability F (seeded): a lighter period of the same workload, where the
-parameters a saturated train period cannot see (how many nodes boot at
-once) matter. --robust-relative aggregates the p90 wait ratio relative to
-always-on's on each replay, (q + 0.1) / (always-on's + 0.1), in train
-units, so a light replay counts as much as a saturated one.
-
-With no arguments it tunes hgfs on the embedded default trace: 150
-generations of 2 islands of 32, about 9,000 distinct evaluations, in about
-100 s on two cores.
-
-Examples, one per common task:
-  # a first look: hgfs on the embedded NASA-iPSC trace (under 2 minutes)
-  ecotune tune
-  # a quick trial on your own log (any supported format), 300 evaluations
-  ecotune tune my-cluster.sacct --evaluations 300 -o runs/trial
-  # your cluster's real node layout and power model (see "ecotune cluster")
-  ecotune cluster my-cluster.sacct -o cluster.yaml
-  ecotune tune my-cluster.sacct --cluster cluster.yaml -o runs/mine
-  # a simple, explainable policy instead of the fuzzy one
-  ecotune tune ../shared/traces/SDSC-SP2-1998-4.2-cln.swf.gz --policy idle-timeout --generations 50
-  # never worse than today's waits by more than 0.1 (p90 wait ratio)
-  ecotune tune --constraint 'qos_p90<=always_on+0.1' --preset 'sla=qos_p90<=always_on+0.5'
-  # continue after Ctrl-C
-  ecotune tune -o runs/mine --resume
-  # how stable is the result over time? rolling-origin validation
-  ecotune tune --windows 3 --evaluations 300
-  # then: open runs/mine/report/report.html; redo it for another pick; deploy a pick
-  ecotune report runs/mine --pick knee --force
-  ecotune export runs/mine --pick qos0.1 -o rules.json --slurm
-  # which policy suits this log? tune several on the same split and budget
-  ecotune tune --policies hgfs,idle-timeout,escs,eecluster --evaluations 1500 --seed 1 -o runs/cmp
-  # is the ranking more than one seed's luck? the same comparison with seeds 1 and 2
-  ecotune tune --policies hgfs,idle-timeout --evaluations 1500 --seeds 1,2 -o runs/cmp2`
 
 func tuneCommand() *cli.Command {
 	return &cli.Command{
@@ -163,7 +28,7 @@ func tuneCommand() *cli.Command {
 		Usage:       "NSGA-II / genetic-fuzzy search, holdout, front",
 		UsageText:   "ecotune tune [TRACE | --trace T] [--policy hgfs] [--generations N] [--population N] [--islands N] [--reactive-island] [--no-schedule-rule] [--robust [--robust-windows K] [--robust-replicas R] [--robust-jitter S] [--robust-aggregate mean|worst|cvar] [--robust-alpha A] [--robust-thin F] [--robust-relative]] [--policies a,b,... [--seeds 1,2,...]] [--seed S] [--workers N] [--objectives a,b,c] [--constraint C]... [--preset P]... [--pick-windows K] [--pick-window-aggregate median|mean] [--pick-loads F,...] [--train 0.7 | --windows K] [--scheduler easy|fcfs|conservative] [--cluster FILE] [-o DIR] [--resume] [--force] [--json] [--slurm [--sbatch-args ARGS] [--dry-run]]",
 		ArgsUsage:   traceArgsUsage,
-		Description: tuneHelp + "\n\nDISTRIBUTED\n" + tuneSlurmHelp + "\n\nScores (objectives.All: name, default direction, unit, meaning):\n" + objectives.Help(),
+		Description: help.Text("tune") + "\n\nDISTRIBUTED\n" + help.Text("tune-slurm") + "\n\nScores (objectives.All: name, default direction, unit, meaning):\n" + objectives.Help(),
 		Flags: append(append(traceFlags(),
 			&cli.StringFlag{Name: "policy", Aliases: []string{"p"}, Value: "hgfs", Usage: "policy to tune (see `ecotune policies`)"},
 			&cli.IntFlag{Name: "generations", Aliases: []string{"g"}, Value: search.DefaultGenerations, Usage: "generations after the initial population"},
@@ -259,7 +124,7 @@ func runTune(c *cli.Context) error {
 	if !c.Bool("json") && !c.Bool("quiet") && out.Front != nil {
 		// The summary goes to stderr beside the progress bar; stdout keeps
 		// the paths scripts read.
-		if err := writeTuneSummary(c.App.ErrWriter, t.Dir, out.Meta, out.Front, html); err != nil {
+		if err := reports.WriteTuneSummary(c.App.ErrWriter, t.Dir, out.Meta, out.Front, html); err != nil {
 			return err
 		}
 	}
@@ -274,132 +139,6 @@ func runTune(c *cli.Context) error {
 		_, err = fmt.Fprintln(c.App.Writer, html)
 	}
 	return err
-}
-
-// runWindows is `tune --windows K`: rolling-origin validation.
-func runWindows(ctx context.Context, c *cli.Context, o tuner.Options, t run.Target) error {
-	out, err := tuner.TuneWindows(ctx, o, t, c.Int("windows"))
-	if err != nil {
-		return err
-	}
-	if !c.Bool("no-report") {
-		for _, w := range out.Summary.PerWindow {
-			dir := filepath.Join(t.Dir, w.Dir)
-			if _, err := reports.Write(dir, reports.Options{Force: true}); err != nil {
-				return fmt.Errorf("tune: window %d is in %s, but its report failed: %w", w.K, dir, err)
-			}
-		}
-	}
-	if out.Interrupted {
-		where := fmt.Sprintf("in window %d/%d after generation %d", out.Window, out.Summary.Windows, out.Generations)
-		if out.Generations < 0 {
-			where = fmt.Sprintf("before window %d/%d", out.Window, out.Summary.Windows)
-		}
-		fmt.Fprintf(c.App.ErrWriter, "interrupted %s; continue with: ecotune tune ... --windows %d -o %s --resume\n", where, out.Summary.Windows, t.Dir)
-	}
-	if c.Bool("json") {
-		return json.NewEncoder(c.App.Writer).Encode(out.Summary)
-	}
-	if err := reports.WriteWindowsText(c.App.Writer, out.Summary); err != nil {
-		return err
-	}
-	_, err = fmt.Fprintln(c.App.Writer, t.Dir)
-	return err
-}
-
-// policyNames is the list of --policies.
-func policyNames(c *cli.Context) []string {
-	var names []string
-	for _, p := range strings.Split(c.String("policies"), ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			names = append(names, p)
-		}
-	}
-	return names
-}
-
-// seedList parses --seeds: comma-separated whole numbers.
-func seedList(c *cli.Context) ([]int64, error) {
-	var seeds []int64
-	for _, f := range strings.Split(c.String("seeds"), ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		s, err := strconv.ParseInt(f, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("tune: --seeds %q: %q is not a whole number", c.String("seeds"), f)
-		}
-		seeds = append(seeds, s)
-	}
-	if len(seeds) == 0 {
-		return nil, fmt.Errorf("tune: --seeds %q: no seed", c.String("seeds"))
-	}
-	return seeds, nil
-}
-
-// runSeeds is `tune --policies a,b,... --seeds 1,2,...`: the comparison
-// once per seed, then their spread.
-func runSeeds(ctx context.Context, c *cli.Context, o tuner.Options, t run.Target) error {
-	seeds, err := seedList(c)
-	if err != nil {
-		return err
-	}
-	names := policyNames(c)
-	s, err := tuner.TuneSeeds(ctx, o, t, names, seeds)
-	if err != nil {
-		return err
-	}
-	md := ""
-	if !c.Bool("no-report") {
-		if md, err = reports.WriteSeedsRun(t.Dir, s, true); err != nil {
-			return fmt.Errorf("tune: %w", err)
-		}
-	}
-	if s.Interrupted {
-		fmt.Fprintf(c.App.ErrWriter, "interrupted in seed %d (%d of %d); continue with: ecotune tune ... --policies %s --seeds %s -o %s --resume\n",
-			seeds[len(s.Seeds)], len(s.Seeds)+1, len(seeds), c.String("policies"), c.String("seeds"), t.Dir)
-	}
-	return printSummary(c, s, filepath.Join(t.Dir, summary.SeedsJSON), md)
-}
-
-// printSummary prints what a comparison wrote: with --json the summary s
-// itself, else the summary's path and the report's, md (if one was
-// written).
-func printSummary(c *cli.Context, s any, path, md string) error {
-	if c.Bool("json") {
-		return json.NewEncoder(c.App.Writer).Encode(s)
-	}
-	if _, err := fmt.Fprintln(c.App.Writer, path); err != nil {
-		return err
-	}
-	if md == "" {
-		return nil
-	}
-	_, err := fmt.Fprintln(c.App.Writer, md)
-	return err
-}
-
-// runPolicies is `tune --policies a,b,...`: each policy tuned on the same
-// split and budget, then compared.
-func runPolicies(ctx context.Context, c *cli.Context, o tuner.Options, t run.Target) error {
-	names := policyNames(c)
-	if err := policy.CheckTunable(names); err != nil {
-		return err
-	}
-	s, err := tuner.TunePolicies(ctx, o, t, names)
-	if err != nil {
-		return err
-	}
-	md := ""
-	if !c.Bool("no-report") {
-		if md, err = reports.WritePoliciesRun(t.Dir, s, true); err != nil {
-			return fmt.Errorf("tune: %w", err)
-		}
-	}
-	if s.Interrupted {
-		fmt.Fprintf(c.App.ErrWriter, "interrupted after %d of %d policies; continue with: ecotune tune ... --policies %s -o %s --resume\n", len(s.Policies), len(names), c.String("policies"), t.Dir)
-	}
-	return printSummary(c, s, filepath.Join(t.Dir, summary.SummaryJSON), md)
 }
 
 // warnInfeasible tells which presets no solution meets, offering the

@@ -1,63 +1,26 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
-	"strings"
-	"text/tabwriter"
+	"github.com/ecotune/ecotune/docs/help"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/reports"
-	"github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/tuner"
 )
-
-const tuneSlurmHelp = `Distributed tuning: --islands N --slurm -o DIR writes the run directory
-(DIR/plan.json: the trace's path and sha256, the split, the cluster, the
-settings, fingerprinted) and DIR/tune.sbatch, an array of N tasks, each
-running 'ecotune tune island DIR --index $SLURM_ARRAY_TASK_ID'; submits it
-with sbatch, then a job dependent on the array (afterok) that runs
-'ecotune tune merge DIR' (DIR/merge.sbatch), and prints the job ids.
---sbatch-args "..." are added to both sbatch commands; --dry-run writes
-DIR and the scripts, prints the array script and submits nothing. Islands
-exchange migrants through files under DIR/islands at synchronous epochs,
-so the front is byte-identical to 'ecotune tune --islands N' with the same
-seed. The same runs without Slurm: start 'ecotune tune island DIR --index
-I' for I = 0..N-1 anywhere DIR is shared, then 'ecotune tune merge DIR'.`
-
-// tuneSlurmFlags are tune's flags of distributed tuning.
-func tuneSlurmFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.BoolFlag{Name: "slurm", Usage: "run the islands as a Slurm job array (see DISTRIBUTED below); prints the job ids"},
-		&cli.StringFlag{Name: "sbatch-args", Usage: "extra sbatch arguments for the array and merge jobs, e.g. \"--partition batch --time 2:00:00\""},
-		&cli.BoolFlag{Name: "dry-run", Usage: "with --slurm: write DIR and the scripts, print the array script, submit nothing"},
-		&cli.DurationFlag{Name: "island-timeout", Value: tuner.DefaultIslandTimeout, Usage: "how long an island waits at a migration for a neighbour's migrants before skipping it"},
-	}
-}
 
 // tuneSubcommands are `tune island`, `tune merge` and `tune status`.
 func tuneSubcommands() []*cli.Command {
 	return []*cli.Command{
 		{
-			Name:      "island",
-			Usage:     "run one island of a distributed run (a Slurm array task, or a local process)",
-			UsageText: "ecotune tune island DIR --index I [--workers N]",
-			ArgsUsage: "DIR",
-			Description: `Runs island I of the distributed run in DIR (written by 'ecotune tune
---islands N --slurm [--dry-run] -o DIR'). It resumes from its own
-checkpoint (DIR/islands/island-I) when it has one, so a task killed or
-requeued continues from the last generation it finished. At each
-migration it writes its population to DIR/islands/epoch-K/island-I.json
-and waits for the islands it needs (0..I+1) for --island-timeout of the
-plan; one that never arrives is skipped and recorded.`,
+			Name:        "island",
+			Usage:       "run one island of a distributed run (a Slurm array task, or a local process)",
+			UsageText:   "ecotune tune island DIR --index I [--workers N]",
+			ArgsUsage:   "DIR",
+			Description: help.Text("tune-island"),
 			Flags: []cli.Flag{
 				&cli.IntFlag{Name: "index", Value: -1, Usage: "the island, 0..N-1 ($SLURM_ARRAY_TASK_ID)"},
 				&cli.IntFlag{Name: "workers", Usage: "parallel simulations (default: GOMAXPROCS)"},
@@ -65,14 +28,11 @@ plan; one that never arrives is skipped and recorded.`,
 			Action: runTuneIsland,
 		},
 		{
-			Name:      "merge",
-			Usage:     "merge the islands of a distributed run into its front, presets and report",
-			UsageText: "ecotune tune merge DIR [--workers N] [--no-report] [--json]",
-			ArgsUsage: "DIR",
-			Description: `Merges the islands' evaluations in DIR into the run's front and writes
-front.json, front.csv, front.parquet, run.json and the report exactly as
-a single-machine 'ecotune tune' does. Islands that did not finish, or
-that a neighbour skipped, are named in run.json (missing_islands).`,
+			Name:        "merge",
+			Usage:       "merge the islands of a distributed run into its front, presets and report",
+			UsageText:   "ecotune tune merge DIR [--workers N] [--no-report] [--json]",
+			ArgsUsage:   "DIR",
+			Description: help.Text("tune-merge"),
 			Flags: []cli.Flag{
 				&cli.IntFlag{Name: "workers", Usage: "parallel simulations (default: GOMAXPROCS)"},
 				&cli.BoolFlag{Name: "no-report", Usage: "do not write DIR/report"},
@@ -89,112 +49,6 @@ that a neighbour skipped, are named in run.json (missing_islands).`,
 			Action:    runTuneStatus,
 		},
 	}
-}
-
-// slurmOnlyFlag names a flag given that only --slurm takes.
-func slurmOnlyFlag(c *cli.Context) string {
-	for _, name := range []string{"dry-run", "sbatch-args", "island-timeout"} {
-		if c.IsSet(name) {
-			return name
-		}
-	}
-	return ""
-}
-
-// runTuneSlurm is `tune --slurm`: the plan, the scripts and the jobs.
-func runTuneSlurm(c *cli.Context, o tuner.Options, t run.Target) error {
-	if !c.Bool("slurm") {
-		return fmt.Errorf("tune: --%s goes with --slurm (distributed tuning)", slurmOnlyFlag(c))
-	}
-	if c.Int("windows") != 0 {
-		return fmt.Errorf("tune: --slurm and --windows exclude each other")
-	}
-	if c.Bool("resume") {
-		return fmt.Errorf("tune: --slurm --resume: resubmit the array (sbatch %s) instead: each island resumes from its checkpoint", filepath.Join(t.Dir, "tune.sbatch"))
-	}
-	p, err := tuner.NewPlan(o, t.Provenance, c.Duration("island-timeout"))
-	if err != nil {
-		return err
-	}
-	dir, err := filepath.Abs(t.Dir)
-	if err != nil {
-		return fmt.Errorf("tune: %w", err)
-	}
-	t.Dir = dir
-	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("tune: the path of ecotune: %w", err)
-	}
-	if err := tuner.WritePlan(p, t); err != nil {
-		return err
-	}
-	array, merge := slurmScripts(exe, dir, p.Islands)
-	arrayPath, mergePath := filepath.Join(dir, "tune.sbatch"), filepath.Join(dir, "merge.sbatch")
-	for path, text := range map[string]string{arrayPath: array, mergePath: merge} {
-		if err := os.WriteFile(path, []byte(text), 0o755); err != nil {
-			return fmt.Errorf("tune: %w", err)
-		}
-	}
-	if c.Bool("dry-run") {
-		_, err := fmt.Fprint(c.App.Writer, array)
-		return err
-	}
-	extra := strings.Fields(c.String("sbatch-args"))
-	id, err := sbatch(c.Context, append(extra, arrayPath))
-	if err != nil {
-		return err
-	}
-	mid, err := sbatch(c.Context, append(append(extra, "--dependency=afterok:"+id), mergePath))
-	if err != nil {
-		return fmt.Errorf("%w (the array job %s is submitted)", err, id)
-	}
-	fmt.Fprintf(c.App.ErrWriter, "array job %s: %d islands; merge job %s after it; progress: ecotune tune status %s\n", id, p.Islands, mid, dir)
-	_, err = fmt.Fprintln(c.App.Writer, id)
-	return err
-}
-
-// slurmScripts are the array script and the merge script of a run.
-func slurmScripts(exe, dir string, islands int) (array, merge string) {
-	q := shellQuote
-	array = fmt.Sprintf(`#!/bin/sh
-#SBATCH --job-name=ecotune-islands
-#SBATCH --array=0-%d
-#SBATCH --output=%s
-#SBATCH --requeue
-# One island of the distributed run in %s per array task; a task killed
-# or requeued resumes from its own checkpoint. After a task failed or was
-# cancelled (the merge job's afterok then never holds), resubmit it and
-# the merge:
-#   sbatch --parsable --array=I %s
-#   sbatch --dependency=afterok:NEWID %s
-exec %s tune island %s --index "$SLURM_ARRAY_TASK_ID" --workers "${SLURM_CPUS_PER_TASK:-0}"
-`, islands-1, filepath.Join(dir, tuner.IslandsDir, "slurm-%A_%a.out"), dir, filepath.Join(dir, "tune.sbatch"), filepath.Join(dir, "merge.sbatch"), q(exe), q(dir))
-	merge = fmt.Sprintf(`#!/bin/sh
-#SBATCH --job-name=ecotune-merge
-#SBATCH --output=%s
-# Merges the islands of %s into the run's front, presets and report.
-exec %s tune merge %s --workers "${SLURM_CPUS_PER_TASK:-0}"
-`, filepath.Join(dir, tuner.IslandsDir, "slurm-merge-%j.out"), dir, q(exe), q(dir))
-	return array, merge
-}
-
-// shellQuote quotes s for sh.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
-// sbatch submits with sbatch --parsable and returns the job id.
-func sbatch(ctx context.Context, args []string) (string, error) {
-	cmd := exec.CommandContext(ctx, "sbatch", append([]string{"--parsable"}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("tune: sbatch %s: %w: %s", strings.Join(args, " "), err, bytes.TrimSpace(stderr.Bytes()))
-	}
-	id, _, _ := strings.Cut(strings.TrimSpace(string(out)), ";")
-	if _, err := strconv.ParseInt(id, 10, 64); err != nil {
-		return "", fmt.Errorf("tune: sbatch printed %q, not a job id", out)
-	}
-	return id, nil
 }
 
 // planOf reads the plan of the run directory that is the command's one
@@ -283,13 +137,6 @@ func runTuneMerge(c *cli.Context) error {
 	return err
 }
 
-// islandRow is one island in `tune status`.
-type islandRow struct {
-	tuner.IslandStatus
-	Epoch   int  `json:"epoch"` // migration epochs passed: generation / migration interval
-	Started bool `json:"started"`
-}
-
 func runTuneStatus(c *cli.Context) error {
 	args, err := positionalArgs(c)
 	if err != nil {
@@ -298,50 +145,12 @@ func runTuneStatus(c *cli.Context) error {
 	if len(args) != 1 {
 		return usageErrorf(c, "want one run directory, got %d arguments %q", len(args), args)
 	}
-	dir := args[0]
-	p, err := tuner.ReadPlan(dir)
+	s, err := reports.ReadRunStatus(args[0])
 	if err != nil {
 		return fmt.Errorf("tune status: %w", err)
 	}
-	rows := make([]islandRow, p.Islands)
-	for i := range rows {
-		st, ok, err := tuner.ReadIslandStatus(dir, i)
-		if err != nil {
-			return fmt.Errorf("tune status: %w", err)
-		}
-		if !ok {
-			st = tuner.IslandStatus{Island: i, Generations: p.Generations}
-		}
-		rows[i] = islandRow{IslandStatus: st, Epoch: st.Generation / p.MigrationEvery, Started: ok}
-	}
-	_, merged := os.Stat(filepath.Join(dir, run.ManifestFile))
 	if c.Bool("json") {
-		return json.NewEncoder(c.App.Writer).Encode(map[string]any{"dir": dir, "islands": rows, "merged": merged == nil})
+		return json.NewEncoder(c.App.Writer).Encode(s)
 	}
-	w := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "island\tepoch\tgeneration\tevaluations\thypervolume\tstate\tskipped")
-	for _, r := range rows {
-		state := "running"
-		switch {
-		case !r.Started:
-			state = "not started"
-		case r.Done:
-			state = "done"
-		case r.Interrupted:
-			state = "interrupted"
-		}
-		var sk []string
-		for _, s := range r.Skipped {
-			sk = append(sk, fmt.Sprintf("%d@g%d", s.Island, s.Generation))
-		}
-		fmt.Fprintf(w, "%d\t%d/%d\t%d/%d\t%d\t%.4f\t%s\t%s\n", r.Island, r.Generation/p.MigrationEvery, p.Generations/p.MigrationEvery,
-			r.Generation, r.Generations, r.Evaluations, r.Hypervolume, state, strings.Join(sk, " "))
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	if merged == nil {
-		_, err = fmt.Fprintf(c.App.Writer, "merged: %s\n", filepath.Join(dir, run.ManifestFile))
-	}
-	return err
+	return reports.WriteRunStatus(c.App.Writer, s)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/ecotune/ecotune/fuzzy"
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
+	ecoreplay "github.com/ecotune/ecotune/replay"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner/search"
 )
@@ -299,8 +300,8 @@ func (p *PolicyProblem) NewEvaluator() (search.Evaluator, error) {
 	if p.robust != nil {
 		return p.newRobustEvaluator()
 	}
-	rep := NewReplayer(p.Cluster, p.Options)
-	if _, err := rep.Simulator(p.Trace); err != nil {
+	rep := ecoreplay.NewReplayer(p.Cluster, p.Options)
+	if err := rep.Check(p.Trace); err != nil {
 		return nil, err // a bad cluster or trace fails here, not at the first evaluation
 	}
 	e := &policyEvaluator{p: p, rep: rep}
@@ -314,7 +315,7 @@ func (p *PolicyProblem) NewEvaluator() (search.Evaluator, error) {
 // replayer reuses its simulator, result and score buffers.
 type policyEvaluator struct {
 	p   *PolicyProblem
-	rep *Replayer
+	rep *ecoreplay.Replayer
 	cfg policy.Config // the last candidate decoded
 	pol policy.Policy // the last candidate's policy, renewed for the next
 	sc  objectives.Scores

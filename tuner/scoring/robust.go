@@ -11,6 +11,7 @@ import (
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
+	ecoreplay "github.com/ecotune/ecotune/replay"
 	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner/search"
@@ -649,9 +650,9 @@ type robustEvaluator struct {
 // newRobustEvaluator makes the evaluator of one worker; a bad cluster or
 // trace fails here.
 func (p *PolicyProblem) newRobustEvaluator() (search.Evaluator, error) {
-	rep := NewReplayer(p.Cluster, p.Options)
+	rep := ecoreplay.NewReplayer(p.Cluster, p.Options)
 	for _, r := range p.robust.replays {
-		if _, err := rep.Simulator(r.trace); err != nil {
+		if err := rep.Check(r.trace); err != nil {
 			return nil, err
 		}
 	}

@@ -3,12 +3,12 @@ package scoring
 import (
 	"context"
 	"fmt"
-	"math"
 	"runtime"
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/policy"
+	ecoreplay "github.com/ecotune/ecotune/replay"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner/search"
 )
@@ -27,7 +27,7 @@ type Scorer struct {
 	cluster sim.Cluster
 	opt     sim.Options
 	pool    *search.Workers
-	reps    []*Replayer
+	reps    []*ecoreplay.Replayer
 }
 
 // ScoreTask is one replay: a config on a trace.
@@ -42,9 +42,9 @@ func NewScorer(c sim.Cluster, opt sim.Options, workers int) *Scorer {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	s := &Scorer{cluster: c, opt: opt, pool: search.NewWorkers(workers), reps: make([]*Replayer, workers)}
+	s := &Scorer{cluster: c, opt: opt, pool: search.NewWorkers(workers), reps: make([]*ecoreplay.Replayer, workers)}
 	for i := range s.reps {
-		s.reps[i] = NewReplayer(c, opt)
+		s.reps[i] = ecoreplay.NewReplayer(c, opt)
 	}
 	return s
 }
@@ -73,7 +73,7 @@ func (s *Scorer) replay(ctx context.Context, tasks []ScoreTask, keep func(w, i i
 	errs := make([]error, len(tasks))
 	_, err := s.pool.Run(ctx, len(tasks), func(w, i int) {
 		t := tasks[i]
-		r, err := s.reps[w].replay(t.Trace, func() (policy.Policy, error) { return s.reps[w].policy(t.Config) })
+		r, err := s.reps[w].ReplayConfig(t.Trace, t.Config)
 		if err == nil {
 			err = keep(w, i, r)
 		}
@@ -96,7 +96,8 @@ func (s *Scorer) replay(ctx context.Context, tasks []ScoreTask, keep func(w, i i
 func (s *Scorer) Score(ctx context.Context, tasks []ScoreTask) ([]objectives.Scores, error) {
 	out := make([]objectives.Scores, len(tasks))
 	err := s.replay(ctx, tasks, func(w, i int, r *sim.Result) error {
-		out[i] = s.reps[w].scorer.Compute(r)
+		// A NaN qos_p90 is kept, not an error: the scores say so.
+		out[i], _ = s.reps[w].Compute(r)
 		return nil
 	})
 	if err != nil {
@@ -132,102 +133,4 @@ func (s *Scorer) ScoreOn(ctx context.Context, traces []*datasets.Trace, configs 
 		out[i] = flat[i*len(traces) : (i+1)*len(traces)]
 	}
 	return out, nil
-}
-
-// Replayer is one worker's scoring state: a simulator per trace, a
-// result and a score buffer reused across replays. The search's
-// evaluators (PolicyProblem) and the Scorer's workers both replay through
-// it.
-type Replayer struct {
-	cluster sim.Cluster
-	opt     sim.Options
-	sims    map[*datasets.Trace]*sim.Simulator
-	parts   map[*datasets.Trace]*sim.Partitioned // a partitioned cluster's (partitions.go)
-	res     sim.Result
-	scorer  objectives.Scorer
-	// specs and pols are the specs looked up so far and the last policy
-	// made of each, renewed for the next config (policy.Spec.Renew).
-	specs map[string]policy.Spec
-	pols  map[string]policy.Policy
-}
-
-func NewReplayer(c sim.Cluster, opt sim.Options) *Replayer {
-	return &Replayer{cluster: c, opt: opt, sims: map[*datasets.Trace]*sim.Simulator{},
-		specs: map[string]policy.Spec{}, pols: map[string]policy.Policy{}}
-}
-
-// policy makes the policy c describes, as policy.New does, renewing the
-// last policy of its kind (the previous replay is over), except with
-// partitions, where a replay makes one policy per partition.
-func (r *Replayer) policy(c policy.Config) (policy.Policy, error) {
-	spec, ok := r.specs[c.Name]
-	if !ok {
-		var err error
-		if spec, err = policy.Lookup(c.Name); err != nil {
-			return nil, err
-		}
-		r.specs[c.Name] = spec
-	}
-	if len(r.cluster.Partitions) > 0 {
-		return spec.New(c)
-	}
-	p, err := spec.Renew(r.pols[c.Name], c)
-	if err != nil {
-		delete(r.pols, c.Name)
-		return nil, err
-	}
-	r.pols[c.Name] = p
-	return p, nil
-}
-
-// replay runs a policy mk makes on tr (one per partition when the
-// cluster has partitions); the result is the Replayer's, reused by the
-// next replay.
-func (r *Replayer) replay(tr *datasets.Trace, mk sim.PolicyMaker) (*sim.Result, error) {
-	if len(r.cluster.Partitions) > 0 {
-		return r.replayParts(tr, mk)
-	}
-	p, err := mk()
-	if err != nil {
-		return nil, err
-	}
-	s, err := r.Simulator(tr)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.RunInto(p, &r.res); err != nil {
-		return nil, err
-	}
-	return &r.res, nil
-}
-
-// Simulator is the Replayer's simulator of tr, made at the first use
-// (with a partitioned cluster, only checked: see partitioned).
-func (r *Replayer) Simulator(tr *datasets.Trace) (*sim.Simulator, error) {
-	if len(r.cluster.Partitions) > 0 {
-		_, err := r.partitioned(tr)
-		return nil, err
-	}
-	if s, ok := r.sims[tr]; ok {
-		return s, nil
-	}
-	s, err := sim.New(tr, r.cluster, r.opt)
-	if err != nil {
-		return nil, err
-	}
-	r.sims[tr] = s
-	return s, nil
-}
-
-// Score replays a policy mk makes on tr and scores the run.
-func (r *Replayer) Score(tr *datasets.Trace, mk sim.PolicyMaker) (objectives.Scores, error) {
-	res, err := r.replay(tr, mk)
-	if err != nil {
-		return objectives.Scores{}, err
-	}
-	sc := r.scorer.Compute(res)
-	if math.IsNaN(sc.QoSP90) {
-		return sc, fmt.Errorf("qos_p90 is NaN")
-	}
-	return sc, nil
 }

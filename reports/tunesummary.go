@@ -1,4 +1,4 @@
-package main
+package reports
 
 import (
 	"fmt"
@@ -12,16 +12,16 @@ import (
 	"github.com/ecotune/ecotune/tuner/scoring"
 )
 
-// writeTuneSummary prints what a finished tune found, in the units a
+// WriteTuneSummary prints what a finished tune found, in the units a
 // person reads (the objectives table's headings): the front's size, each
 // preset's pick with its train and test scores beside always-on's, where
 // the files are and the commands that come next. html is the report's
 // path ("" without one).
-func writeTuneSummary(w io.Writer, dir string, m *tuner.RunMeta, f *tuner.Front, html string) error {
-	qos := mustObjective(objectives.QoSP90)
-	off := mustObjective(objectives.OffNodeSeconds)
-	energy := mustObjective(objectives.EnergyKWh)
-	reconf := mustObjective(objectives.Reconfigurations)
+func WriteTuneSummary(w io.Writer, dir string, m *tuner.RunMeta, f *tuner.Front, html string) error {
+	qos := tuneObjective(objectives.QoSP90)
+	off := tuneObjective(objectives.OffNodeSeconds)
+	energy := tuneObjective(objectives.EnergyKWh)
+	reconf := tuneObjective(objectives.Reconfigurations)
 	ao, hasAO := m.References[scoring.AlwaysOn]
 
 	fmt.Fprintf(w, "\n%s tuned on %s (%s scheduler): %d generations, %d evaluations, %.0f s\n",
@@ -108,7 +108,9 @@ func writeTuneSummary(w io.Writer, dir string, m *tuner.RunMeta, f *tuner.Front,
 	return err
 }
 
-func mustObjective(name string) objectives.Objective {
+// tuneObjective is the objective called name, one of the package
+// objectives' own constants.
+func tuneObjective(name string) objectives.Objective {
 	o, err := objectives.Lookup(name)
 	if err != nil {
 		panic(err) // the names are the package's own constants

@@ -1,4 +1,4 @@
-package main
+package reports
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ func TestTuneSummary(t *testing.T) {
 		References: map[string]run.Reference{scoring.AlwaysOn: {Train: sc(0, 0, 100, 0), Test: &aoTest}},
 		Presets:    []run.PresetChoice{{Name: "qos0", Row: 0, Feasible: false}, {Name: "knee", Row: 0, Feasible: true}}}
 	var b bytes.Buffer
-	if err := writeTuneSummary(&b, "runs/x", m, f, "runs/x/report/report.html"); err != nil {
+	if err := WriteTuneSummary(&b, "runs/x", m, f, "runs/x/report/report.html"); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
