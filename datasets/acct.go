@@ -175,8 +175,16 @@ func acctClock(b []byte) (int64, bool) {
 		}
 		days, b = d, b[i+1:]
 	}
-	var total int64
-	parts := 0
+	total, parts, ok := acctClockParts(b)
+	if !ok || parts > 3 || (days > 0 && parts != 3) {
+		return 0, false
+	}
+	return days*86400 + total, true
+}
+
+// acctClockParts reads the ':'-separated parts of a clock such as "HH:MM:SS"
+// as seconds (every part after the first below 60) and counts them.
+func acctClockParts(b []byte) (total int64, parts int, ok bool) {
 	for len(b) > 0 || parts == 0 {
 		i := bytes.IndexByte(b, ':')
 		part := b
@@ -187,21 +195,18 @@ func acctClock(b []byte) (int64, bool) {
 		}
 		v, ok := acctInt(part)
 		if !ok || v < 0 || part[0] == '+' || part[0] == '-' {
-			return 0, false
+			return 0, 0, false
 		}
 		if parts > 0 && v > 59 {
-			return 0, false
+			return 0, 0, false
 		}
 		total = total*60 + v
 		parts++
 		if i >= 0 && len(b) == 0 {
-			return 0, false // trailing colon
+			return 0, 0, false // trailing colon
 		}
 	}
-	if parts > 3 || (days > 0 && parts != 3) {
-		return 0, false
-	}
-	return days*86400 + total, true
+	return total, parts, true
 }
 
 // acctDaysFromCivil returns the days since 1970-01-01 of a proleptic

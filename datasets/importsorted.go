@@ -57,28 +57,8 @@ func importSorted(ctx context.Context, paths []string, out string, opt ImportOpt
 	sink := newJobSink(newParquetJobWriter(file, &parquet.Zstd, parquetRowGroup))
 	defer sink.stop()
 	v := newValidator(Unknown)
-	cancel := canceller{ctx: ctx}
-	var last Job
-	first := true
-	meta, err = readImportLogs(ctx, paths, out, opt, func(j Job) error {
-		if err := cancel.err(); err != nil {
-			return err
-		}
-		if opt.Anonymize != nil {
-			opt.Anonymize.Job(&j)
-		}
-		if !v.keep(&j) {
-			return nil
-		}
-		if !first && compareJobs(last, j) > 0 {
-			return errNotSorted
-		}
-		last, first = j, false
-		if err := sink.add(j); err != nil {
-			return fmt.Errorf("%s: %w", out, err)
-		}
-		return nil
-	})
+	e := &sortedEmitter{cancel: canceller{ctx: ctx}, anonymize: opt.Anonymize, v: v, sink: sink, out: out, first: true}
+	meta, err = readImportLogs(ctx, paths, out, opt, e.emit)
 	if err != nil {
 		return Meta{}, err
 	}
@@ -99,4 +79,38 @@ func importSorted(ctx context.Context, paths []string, out string, opt ImportOpt
 		return Meta{}, err
 	}
 	return meta, nil
+}
+
+// sortedEmitter passes the jobs of logs in order to the output of
+// importSorted.
+type sortedEmitter struct {
+	cancel    canceller
+	anonymize *Anonymizer // or nil
+	v         *validator
+	sink      *jobSink
+	out       string // the output's name, in errors
+	last      Job    // the last job kept, unless first
+	first     bool   // no job kept yet
+}
+
+// emit anonymizes and validates j and adds it to the output if the rules
+// keep it; a job kept out of order is errNotSorted.
+func (e *sortedEmitter) emit(j Job) error {
+	if err := e.cancel.err(); err != nil {
+		return err
+	}
+	if e.anonymize != nil {
+		e.anonymize.Job(&j)
+	}
+	if !e.v.keep(&j) {
+		return nil
+	}
+	if !e.first && compareJobs(e.last, j) > 0 {
+		return errNotSorted
+	}
+	e.last, e.first = j, false
+	if err := e.sink.add(j); err != nil {
+		return fmt.Errorf("%s: %w", e.out, err)
+	}
+	return nil
 }

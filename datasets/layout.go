@@ -113,11 +113,25 @@ func (o *layoutObserver) observe(name []byte, job, procs, start, end int64) {
 		h.slots = max(h.slots, procs)
 		return
 	}
-	if slices.ContainsFunc(h.recent, func(s layoutSpan) bool {
-		return s.job == job && s.start == start && s.end == end && s.procs == procs
-	}) {
+	if h.repeats(job, procs, start, end) {
 		return
 	}
+	load := h.addLoad(procs, start, end)
+	h.remember(layoutSpan{job, start, end, procs, load})
+}
+
+// repeats reports whether h holds the same run of the same job among its
+// recent spans.
+func (h *layoutHost) repeats(job, procs, start, end int64) bool {
+	return slices.ContainsFunc(h.recent, func(s layoutSpan) bool {
+		return s.job == job && s.start == start && s.end == end && s.procs == procs
+	})
+}
+
+// addLoad adds procs processors in use over [start, end) to the recent
+// spans of h that start within it, raises h's slots to every load seen and
+// returns the load at start.
+func (h *layoutHost) addLoad(procs, start, end int64) int64 {
 	load := procs
 	for i := range h.recent {
 		s := &h.recent[i]
@@ -130,7 +144,12 @@ func (o *layoutObserver) observe(name []byte, job, procs, start, end int64) {
 		}
 	}
 	h.slots = max(h.slots, load)
-	span := layoutSpan{job, start, end, procs, load}
+	return load
+}
+
+// remember keeps span among h's recent spans, replacing the oldest once
+// there are layoutRecent.
+func (h *layoutHost) remember(span layoutSpan) {
 	if len(h.recent) < layoutRecent {
 		h.recent = append(h.recent, span)
 		return

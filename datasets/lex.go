@@ -60,11 +60,7 @@ func lexIntField(line []byte, i int) (start, end int, v int64, ok bool) {
 // the text was a number in the range of int64 at all. It does not allocate
 // for plain integers and plain decimals.
 func lexNumber(b []byte) (v int64, frac, ok bool) {
-	i, neg := 0, false
-	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
-		neg = b[0] == '-'
-		i = 1
-	}
+	i, neg := lexSign(b)
 	start := i
 	for ; i < len(b) && lexIsDigit(b[i]); i++ {
 		if i-start >= 18 {
@@ -74,13 +70,9 @@ func lexNumber(b []byte) (v int64, frac, ok bool) {
 	}
 	nInt, nFrac := i-start, 0
 	if i < len(b) && b[i] == '.' {
-		i++
-		fracStart := i
-		for ; i < len(b) && lexIsDigit(b[i]); i++ {
-			frac = frac || b[i] != '0'
-		}
-		nFrac = i - fracStart
-		if nFrac > 0 && b[fracStart] >= '5' {
+		var up bool
+		i, nFrac, frac, up = lexFraction(b, i+1)
+		if up {
 			v++
 		}
 	}
@@ -97,6 +89,27 @@ func lexNumber(b []byte) (v int64, frac, ok bool) {
 		v = -v
 	}
 	return v, frac, true
+}
+
+// lexSign returns where the digits of b start, after an optional sign, and
+// whether the sign is '-'.
+func lexSign(b []byte) (i int, neg bool) {
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		return 1, b[0] == '-'
+	}
+	return 0, false
+}
+
+// lexFraction scans the digits of a fractional part starting at b[i]. It
+// returns where they end, how many there are, whether one is not '0', and
+// whether the first is 5 or more (the value rounds up).
+func lexFraction(b []byte, i int) (end, n int, frac, up bool) {
+	start := i
+	for ; i < len(b) && lexIsDigit(b[i]); i++ {
+		frac = frac || b[i] != '0'
+	}
+	n = i - start
+	return i, n, frac, n > 0 && b[start] >= '5'
 }
 
 func lexIsDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -222,42 +222,58 @@ func (r *lsfReader) execution(tok [][]byte) (procs, status int32, perr *ParseErr
 	if !ok || exec < 0 || int64(len(tok)) <= int64(i)+exec+4 {
 		return 0, 0, r.errAt("numExHosts", tok[i], ErrSyntax)
 	}
-	var slots int64
-	for _, h := range tok[i+1 : i+1+int(exec)] {
-		name, ok := lsfString(h)
-		if !ok {
-			return 0, 0, r.errAt("execHosts", h, ErrSyntax)
-		}
-		n := int64(1)
-		if star := bytes.IndexByte(name, '*'); star >= 0 {
-			if n, ok = acctInt(name[:star]); !ok || n < 0 {
-				return 0, 0, r.errAt("execHosts", h, ErrSyntax)
-			}
-		}
-		slots += n
-		if slots > 1<<31-1 {
-			return 0, 0, r.errAt("execHosts", h, ErrRange)
-		}
+	slots, perr := r.slots(tok[i+1 : i+1+int(exec)])
+	if perr != nil {
+		return 0, 0, perr
 	}
 	i += 1 + int(exec)
 	js, ok := acctInt(tok[i])
 	if !ok {
 		return 0, 0, r.errAt("jStatus", tok[i], ErrSyntax)
 	}
+	return int32(slots), lsfStatus(tok, i, js), nil
+}
+
+// slots sums the slots of the execution hosts, each "host" (one slot) or
+// "n*host".
+func (r *lsfReader) slots(hosts [][]byte) (int64, *ParseError) {
+	var slots int64
+	for _, h := range hosts {
+		name, ok := lsfString(h)
+		if !ok {
+			return 0, r.errAt("execHosts", h, ErrSyntax)
+		}
+		n := int64(1)
+		if star := bytes.IndexByte(name, '*'); star >= 0 {
+			if n, ok = acctInt(name[:star]); !ok || n < 0 {
+				return 0, r.errAt("execHosts", h, ErrSyntax)
+			}
+		}
+		slots += n
+		if slots > 1<<31-1 {
+			return 0, r.errAt("execHosts", h, ErrRange)
+		}
+	}
+	return slots, nil
+}
+
+// lsfStatus maps jStatus js, token i of tok, to the SWF status: 64 (done)
+// is 1; 32 (exit) is 0, or 5 when the exit info of a known layout says
+// the job was killed; anything else is Unknown.
+func lsfStatus(tok [][]byte, i int, js int64) int32 {
 	switch js {
 	case 64:
-		status = 1
+		return 1
 	case 32:
-		status = 0
 		command := i + 3
 		if k := command + lsfExitInfoAfterCommand; k < len(tok) && lsfKnownLayout(tok[1]) {
 			switch info, _ := acctInt(tok[k]); info {
 			case 8, 9, 14, 15:
-				status = 5
+				return 5
 			}
 		}
+		return 0
 	default:
-		status = Unknown
+		return Unknown
 	}
-	return int32(slots), status, nil
 }

@@ -57,6 +57,12 @@ func TestLSFErrors(t *testing.T) {
 		{"letter in submitTime", " 128 1389642318 0 0 ", " 128 13896x2318 0 0 ", "submitTime", "unreadable_submitTime", ErrSyntax},
 		{"unquoted queue", `"anonuser" "regular"`, `"anonuser" regular`, "queue", "unreadable_queue", ErrSyntax},
 		{"bad exec host count", ` 0 8 "host1" "host1"`, ` 0 x "host1" "host1"`, "numExHosts", "unreadable_numExHosts", ErrSyntax},
+		{"bad exec host slots", ` 0 8 "host1" "host1"`, ` 0 8 "x*host1" "host1"`, "execHosts", "unreadable_execHosts", ErrSyntax},
+		{"negative exec host slots", ` 0 8 "host1" "host1"`, ` 0 8 "-2*host1" "host1"`, "execHosts", "unreadable_execHosts", ErrSyntax},
+		{"unquoted exec host", ` 0 8 "host1" "host1"`, ` 0 8 host1 "host1"`, "execHosts", "unreadable_execHosts", ErrSyntax},
+		{"too many slots", ` 0 8 "host1" "host1"`, ` 0 8 "2147483647*host1" "host1"`, "execHosts", "unreadable_execHosts", ErrRange},
+		{"bad asked host count", `"1389642318.404717" 0 8`, `"1389642318.404717" x 8`, "numAskedHosts", "unreadable_numAskedHosts", ErrSyntax},
+		{"bad jStatus", `"host4" 64 60.0`, `"host4" x 60.0`, "jStatus", "unreadable_jStatus", ErrSyntax},
 		{"line cut inside a string", "", "", "", "unreadable_record", ErrSyntax},
 		{"end before start", `"JOB_FINISH" "9.11" 1389683139`, `"JOB_FINISH" "9.11" 1389642000`, "eventTime", "unreadable_eventTime", ErrRange},
 	}

@@ -311,21 +311,13 @@ func (r *oarReader) job(key string, j *oarJob, line int) (Job, bool, error) {
 	if submit <= 0 {
 		return fail("submission_time", strconv.FormatInt(submit, 10), fmt.Errorf("no submission time: %w", ErrRange))
 	}
-	var status int32
-	switch j.State {
-	case "Terminated":
-		status = 1
-		if j.ExitCode != nil && *j.ExitCode != 0 {
-			status = 0
-		}
-	case "Error":
-		status = 0
-	case "Waiting", "Hold", "toLaunch", "toError", "toAckReservation", "Launching",
-		"Running", "Suspended", "Resuming", "Finishing":
+	status, ended, known := oarStatus(j)
+	if !known {
+		return fail("state", j.State, fmt.Errorf("unknown job state: %w", ErrSyntax))
+	}
+	if !ended {
 		acctSkip(&r.meta, "not_ended")
 		return Job{}, false, nil
-	default:
-		return fail("state", j.State, fmt.Errorf("unknown job state: %w", ErrSyntax))
 	}
 	if start <= 0 || stop <= 0 {
 		acctSkip(&r.meta, "never_started")
@@ -334,28 +326,9 @@ func (r *oarReader) job(key string, j *oarJob, line int) (Job, bool, error) {
 	if stop < start {
 		return fail("stop_time", strconv.FormatInt(stop, 10), fmt.Errorf("before start_time: %w", ErrRange))
 	}
-	res := j.Resources
-	if res == nil {
-		res = j.AssignedResources
-	}
-	procs := int32(len(res))
-	if res == nil {
-		procs = Unknown
-	}
-	reqTime := int64(Unknown)
-	if j.Walltime != nil && *j.Walltime >= 0 {
-		reqTime = *j.Walltime
-	}
+	procs, reqTime := oarProcs(j), oarWalltime(j)
 	if j.Reservation == "Scheduled" {
-		end := stop
-		if reqTime != Unknown {
-			end = start + reqTime
-		}
-		r.meta.Reservations = append(r.meta.Reservations, Reservation{JobID: id, Start: start, End: end, Procs: procs})
-		if r.meta.Adjusted == nil {
-			r.meta.Adjusted = make(map[string]int64)
-		}
-		r.meta.Adjusted["reservation_submitted_at_start"]++
+		r.reserve(id, start, stop, reqTime, procs)
 		submit = start
 	}
 	return Job{
@@ -364,6 +337,62 @@ func (r *oarReader) job(key string, j *oarJob, line int) (Job, bool, error) {
 		User:  r.intern.get([]byte(oarFirstString(j.User, j.JobUser, j.Owner))),
 		Queue: r.intern.get([]byte(oarFirstString(j.QueueName, j.Queue))),
 	}, true, nil
+}
+
+// oarStatus maps the job's state to the SWF status (1 for a job that
+// terminated with exit code 0), whether the job has ended, and whether
+// OAR has that state at all.
+func oarStatus(j *oarJob) (status int32, ended, known bool) {
+	switch j.State {
+	case "Terminated":
+		if j.ExitCode != nil && *j.ExitCode != 0 {
+			return 0, true, true
+		}
+		return 1, true, true
+	case "Error":
+		return 0, true, true
+	case "Waiting", "Hold", "toLaunch", "toError", "toAckReservation", "Launching",
+		"Running", "Suspended", "Resuming", "Finishing":
+		return 0, false, true
+	}
+	return 0, false, false
+}
+
+// oarProcs returns the number of resources the job was given, Unknown
+// when the record lists none.
+func oarProcs(j *oarJob) int32 {
+	res := j.Resources
+	if res == nil {
+		res = j.AssignedResources
+	}
+	if res == nil {
+		return Unknown
+	}
+	return int32(len(res))
+}
+
+// oarWalltime returns the job's requested wall time, Unknown when absent
+// or negative.
+func oarWalltime(j *oarJob) int64 {
+	if j.Walltime != nil && *j.Walltime >= 0 {
+		return *j.Walltime
+	}
+	return Unknown
+}
+
+// reserve records the reservation of job id, from start to the end of its
+// wall time (or stop when it has none), and counts its submit time moved
+// to its start.
+func (r *oarReader) reserve(id, start, stop, reqTime int64, procs int32) {
+	end := stop
+	if reqTime != Unknown {
+		end = start + reqTime
+	}
+	r.meta.Reservations = append(r.meta.Reservations, Reservation{JobID: id, Start: start, End: end, Procs: procs})
+	if r.meta.Adjusted == nil {
+		r.meta.Adjusted = make(map[string]int64)
+	}
+	r.meta.Adjusted["reservation_submitted_at_start"]++
 }
 
 // oarRequested reads "R=N" from an oarstat message such as

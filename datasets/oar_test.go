@@ -87,6 +87,7 @@ func TestOARErrors(t *testing.T) {
 		{"string time", `"2": {"state": "Terminated", "submission_time": 100, "start_time": "x", "stop_time": 102}`, "start_time", ErrSyntax},
 		{"unknown state", `"2": {"state": "Done", "submission_time": 100, "start_time": 101, "stop_time": 102}`, "state", ErrSyntax},
 		{"stop before start", `"2": {"state": "Terminated", "submission_time": 100, "start_time": 101, "stop_time": 99}`, "stop_time", ErrRange},
+		{"no submission time", `"2": {"state": "Terminated", "submission_time": 0, "start_time": 101, "stop_time": 102}`, "submission_time", ErrRange},
 		{"text id", `"x2": {"state": "Terminated", "submission_time": 100, "start_time": 101, "stop_time": 102}`, "Job_Id", ErrSyntax},
 	}
 	const tail = ",\n  \"3\": {\"state\": \"Terminated\", \"submission_time\": 100, \"start_time\": 101, \"stop_time\": 102}\n }\n}\n"

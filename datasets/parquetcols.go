@@ -145,31 +145,60 @@ func (c *columnReader) next() error {
 
 // decode points the reader at page p's values.
 func (c *columnReader) decode(p parquet.Page) error {
-	name, values := jobColumns[c.field].name, p.Data()
-	dict := p.Dictionary()
-	switch kind := jobColumns[c.field].kind; {
-	case kind == parquet.Int64 && dict == nil && values.Kind() == encoding.Int64:
+	values, dict := p.Data(), p.Dictionary()
+	kind := jobColumns[c.field].kind
+	var handled bool
+	var err error
+	if dict == nil {
+		handled = c.decodePlain(kind, values)
+	} else {
+		handled, err = c.decodeDictionary(kind, dict, values)
+	}
+	if !handled {
+		return fmt.Errorf("column %s: a page of %v values", jobColumns[c.field].name, values.Kind())
+	}
+	return err
+}
+
+// decodePlain points the reader at the values of a page that is not
+// dictionary-encoded, and reports whether their kind fits the column's.
+func (c *columnReader) decodePlain(kind parquet.Kind, values encoding.Values) bool {
+	switch {
+	case kind == parquet.Int64 && values.Kind() == encoding.Int64:
 		c.i64 = values.Int64()
 		c.n = len(c.i64)
-	case kind == parquet.Int32 && dict == nil && values.Kind() == encoding.Int32:
+	case kind == parquet.Int32 && values.Kind() == encoding.Int32:
 		c.i32 = values.Int32()
 		c.n = len(c.i32)
-	case (kind == parquet.Int64 || kind == parquet.Int32) && dict != nil && values.Kind() == encoding.Int32:
-		return c.lookUpIntegers(dict, values.Int32())
-	case kind == parquet.ByteArray && dict != nil && values.Kind() == encoding.Int32:
-		if err := c.useDictionary(dict); err != nil {
-			return err
-		}
-		c.i32 = values.Int32()
-		c.n = len(c.i32)
-	case kind == parquet.ByteArray && dict == nil && values.Kind() == encoding.ByteArray:
+	case kind == parquet.ByteArray && values.Kind() == encoding.ByteArray:
 		c.data, c.offs = values.ByteArray()
 		c.n = max(len(c.offs)-1, 0)
 		c.i32 = nil
 	default:
-		return fmt.Errorf("column %s: a page of %v values", name, values.Kind())
+		return false
 	}
-	return nil
+	return true
+}
+
+// decodeDictionary points the reader at the values of a page whose
+// indexes values look up dict, and reports whether their kind fits the
+// column's.
+func (c *columnReader) decodeDictionary(kind parquet.Kind, dict parquet.Dictionary, values encoding.Values) (bool, error) {
+	if values.Kind() != encoding.Int32 {
+		return false, nil
+	}
+	switch kind {
+	case parquet.Int64, parquet.Int32:
+		return true, c.lookUpIntegers(dict, values.Int32())
+	case parquet.ByteArray:
+		if err := c.useDictionary(dict); err != nil {
+			return true, err
+		}
+		c.i32 = values.Int32()
+		c.n = len(c.i32)
+		return true, nil
+	}
+	return false, nil
 }
 
 // useDictionary makes the strings of a dictionary not seen last.

@@ -153,41 +153,54 @@ func pbsScan(msg []byte, rec *pbsRecord) {
 		if eq < 0 {
 			continue
 		}
-		v := tok[eq+1:]
-		switch string(tok[:eq]) {
-		case "user":
-			rec.user = v
-		case "group":
-			rec.group = v
-		case "queue":
-			rec.queue = v
-		case "ctime":
-			rec.ctime = v
-		case "qtime":
-			rec.qtime = v
-		case "start":
-			rec.start = v
-		case "end":
-			rec.end = v
-		case "exec_host":
-			rec.execHost = v
-		case "exec_vnode":
-			rec.execVnode = v
-		case "Resource_List.nodes":
-			rec.reqNodes = v
-		case "Resource_List.ncpus":
-			rec.reqNcpus = v
-		case "Resource_List.select":
-			rec.reqSelect = v
-		case "Resource_List.walltime":
-			rec.reqWalltime = v
-		case "resources_used.walltime":
-			rec.usedWalltime = v
-		case "resources_used.ncpus":
-			rec.usedNc = v
-		case "Exit_status":
-			rec.exit = v
-		}
+		rec.set(tok[:eq], tok[eq+1:])
+	}
+}
+
+// set keeps v as the value of key if the reader uses that key.
+func (rec *pbsRecord) set(key, v []byte) {
+	switch string(key) {
+	case "user":
+		rec.user = v
+	case "group":
+		rec.group = v
+	case "queue":
+		rec.queue = v
+	case "ctime":
+		rec.ctime = v
+	case "qtime":
+		rec.qtime = v
+	case "start":
+		rec.start = v
+	case "end":
+		rec.end = v
+	case "exec_host":
+		rec.execHost = v
+	case "exec_vnode":
+		rec.execVnode = v
+	case "Exit_status":
+		rec.exit = v
+	default:
+		rec.setResource(key, v)
+	}
+}
+
+// setResource keeps v as the value of key if it is one of the
+// Resource_List or resources_used keys the reader uses.
+func (rec *pbsRecord) setResource(key, v []byte) {
+	switch string(key) {
+	case "Resource_List.nodes":
+		rec.reqNodes = v
+	case "Resource_List.ncpus":
+		rec.reqNcpus = v
+	case "Resource_List.select":
+		rec.reqSelect = v
+	case "Resource_List.walltime":
+		rec.reqWalltime = v
+	case "resources_used.walltime":
+		rec.usedWalltime = v
+	case "resources_used.ncpus":
+		rec.usedNc = v
 	}
 }
 
@@ -221,27 +234,9 @@ func (r *pbsReader) clock(key string, v []byte) (int64, *ParseError) {
 }
 
 func (r *pbsReader) job(id int64, rec *pbsRecord) (Job, bool, *ParseError) {
-	var t [4]int64
-	for k, kv := range [4]struct {
-		key string
-		v   []byte
-	}{{"ctime", rec.ctime}, {"qtime", rec.qtime}, {"start", rec.start}, {"end", rec.end}} {
-		var perr *ParseError
-		if t[k], perr = r.epoch(kv.key, kv.v); perr != nil {
-			return Job{}, false, perr
-		}
-	}
-	ctime, qtime, start, end := t[0], t[1], t[2], t[3]
-	submit := qtime
-	if submit == Unknown {
-		submit = ctime
-	}
-	if submit == Unknown {
-		return Job{}, false, r.errAt("qtime", nil, fmt.Errorf("neither qtime nor ctime: %w", ErrSyntax))
-	}
-	if start == Unknown {
-		acctSkip(&r.meta, "not_ended")
-		return Job{}, false, nil
+	submit, start, end, perr := r.times(rec)
+	if perr != nil || start == Unknown {
+		return Job{}, false, perr
 	}
 	used, perr := r.clock("resources_used.walltime", rec.usedWalltime)
 	if perr != nil {
@@ -269,22 +264,57 @@ func (r *pbsReader) job(id int64, rec *pbsRecord) (Job, bool, *ParseError) {
 	if len(rec.execHost) > 0 {
 		r.observeExecHost(rec.execHost, id, start, start+max(run, 0))
 	}
-	status := int32(Unknown)
-	if len(rec.exit) > 0 {
-		code, ok := acctInt(rec.exit)
-		if !ok {
-			return Job{}, false, r.errAt("Exit_status", rec.exit, ErrSyntax)
-		}
-		status = 0
-		if code == 0 {
-			status = 1
-		}
+	status, perr := r.status(rec.exit)
+	if perr != nil {
+		return Job{}, false, perr
 	}
 	return Job{
 		ID: id, Submit: submit, Wait: start - submit, Run: run,
 		Procs: procs, ReqProcs: reqProcs, ReqTime: reqTime, Status: status,
 		User: r.intern.get(rec.user), Group: r.intern.get(rec.group), Queue: r.intern.get(rec.queue),
 	}, true, nil
+}
+
+// times reads the record's submit time (qtime, else ctime), start and end;
+// start is Unknown, and the job counted as skipped, if it has not started.
+func (r *pbsReader) times(rec *pbsRecord) (submit, start, end int64, perr *ParseError) {
+	var t [4]int64
+	for k, kv := range [4]struct {
+		key string
+		v   []byte
+	}{{"ctime", rec.ctime}, {"qtime", rec.qtime}, {"start", rec.start}, {"end", rec.end}} {
+		if t[k], perr = r.epoch(kv.key, kv.v); perr != nil {
+			return 0, 0, 0, perr
+		}
+	}
+	ctime, qtime, start, end := t[0], t[1], t[2], t[3]
+	submit = qtime
+	if submit == Unknown {
+		submit = ctime
+	}
+	if submit == Unknown {
+		return 0, 0, 0, r.errAt("qtime", nil, fmt.Errorf("neither qtime nor ctime: %w", ErrSyntax))
+	}
+	if start == Unknown {
+		acctSkip(&r.meta, "not_ended")
+	}
+	return submit, start, end, nil
+}
+
+// status reads Exit_status: 1 for 0 (success), 0 for any other code,
+// Unknown when absent.
+func (r *pbsReader) status(exit []byte) (int32, *ParseError) {
+	if len(exit) == 0 {
+		return Unknown, nil
+	}
+	code, ok := acctInt(exit)
+	if !ok {
+		return 0, r.errAt("Exit_status", exit, ErrSyntax)
+	}
+	if code == 0 {
+		return 1, nil
+	}
+	return 0, nil
 }
 
 // requested returns the processors the job asked for, or Unknown.

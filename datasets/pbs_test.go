@@ -83,6 +83,8 @@ func TestPBSErrors(t *testing.T) {
 		{"end before start", 2, "end=1261427220", "end=1261420000", "end", "unreadable_end", ErrRange},
 		{"no submit time", 6, "ctime=1485451423", "c=1", "qtime", "unreadable_qtime", ErrSyntax},
 		{"text job id", 7, ";10711;", ";job;", "job_id", "unreadable_job_id", ErrSyntax},
+		{"text exit status", 3, "Exit_status=1", "Exit_status=x", "Exit_status", "unreadable_Exit_status", ErrSyntax},
+		{"negative start", 3, "start=1415589841", "start=-1", "start", "unreadable_start", ErrSyntax},
 	})
 }
 

@@ -110,6 +110,22 @@ func readLog(r io.Reader, file string, opt ReadOptions, emit func(Job) error) (M
 	if err != nil {
 		return Meta{}, fmt.Errorf("%s: %w", file, err)
 	}
+	beyond, err := streamJobs(rd, format.Name, file, opt, emit)
+	if err != nil {
+		return Meta{}, err
+	}
+	if ahead != nil {
+		ahead.wait() // raw is this goroutine's again
+	}
+	if _, err := io.Copy(io.Discard, raw); err != nil {
+		return Meta{}, fmt.Errorf("%s: %w", file, err)
+	}
+	return logMeta(rd.Meta(), format.Name, file, opt, beyond, hash.Sum(nil))
+}
+
+// streamJobs passes the jobs rd reads to emit and returns, in lenient
+// mode, the counts of the jobs skipped as beyond the limits, by reason.
+func streamJobs(rd Reader, format, file string, opt ReadOptions, emit func(Job) error) (map[string]int64, error) {
 	liner, _ := rd.(recordLiner)
 	beyond := map[string]int64{} // lenient: jobs beyond the limits, by field
 	for {
@@ -118,31 +134,31 @@ func readLog(r io.Reader, file string, opt ReadOptions, emit func(Job) error) (M
 			break
 		}
 		if err != nil {
-			return Meta{}, err
+			return nil, err
 		}
 		if k, v, err := checkLimits(&j); k >= 0 {
 			line := 0
 			if liner != nil {
 				line = liner.recordLine()
 			}
-			perr := limitError(format.Name, file, line, k, v, err)
+			perr := limitError(format, file, line, k, v, err)
 			if !opt.Lenient {
-				return Meta{}, perr
+				return nil, perr
 			}
 			beyond[acctReason(perr)]++
 			continue
 		}
 		if err := emit(j); err != nil {
-			return Meta{}, err
+			return nil, err
 		}
 	}
-	if ahead != nil {
-		ahead.wait() // raw is this goroutine's again
-	}
-	if _, err := io.Copy(io.Discard, raw); err != nil {
-		return Meta{}, fmt.Errorf("%s: %w", file, err)
-	}
-	m := rd.Meta()
+	return beyond, nil
+}
+
+// logMeta completes m, the metadata a reader of the given format returned
+// for file: the machine size checked, the skipped jobs counted, the
+// format, name and source (with its SHA-256, sum) filled in.
+func logMeta(m Meta, format, file string, opt ReadOptions, beyond map[string]int64, sum []byte) (Meta, error) {
 	if err := CheckMachine(int64(m.Nodes), int64(m.Procs)); err != nil {
 		if !opt.Lenient {
 			return Meta{}, fmt.Errorf("%s: machine size in the header: %w", file, err)
@@ -154,10 +170,10 @@ func readLog(r io.Reader, file string, opt ReadOptions, emit func(Job) error) (M
 		m.Skipped = addCounts(addCounts(nil, m.Skipped), beyond)
 	}
 	if m.Format == "" {
-		m.Format = format.Name
+		m.Format = format
 	}
 	m.Name = traceName(file)
-	m.Sources = []Source{{Path: file, SHA256: hex.EncodeToString(hash.Sum(nil))}}
+	m.Sources = []Source{{Path: file, SHA256: hex.EncodeToString(sum)}}
 	return m, nil
 }
 
@@ -214,30 +230,7 @@ func traceName(path string) string {
 func mergeMetas(ms []Meta) Meta {
 	out := normalizedMeta(ms[0])
 	for _, m := range ms[1:] {
-		m = normalizedMeta(m)
-		out.Sources = append(out.Sources, m.Sources...)
-		if m.Format != out.Format {
-			out.Format = "mixed"
-		}
-		if (m.Nodes != out.Nodes || m.Procs != out.Procs) && (len(m.Layout) == 0 || len(out.Layout) == 0) {
-			out.Notes = append(out.Notes, fmt.Sprintf("logs disagree on machine size (%d nodes, %d procs vs %d, %d): the larger is kept", out.Nodes, out.Procs, m.Nodes, m.Procs))
-			out.Nodes, out.Procs = max(out.Nodes, m.Nodes), max(out.Procs, m.Procs)
-			out.ProcsPerNode = max(out.ProcsPerNode, m.ProcsPerNode)
-		}
-		if m.UnixStart != Unknown && (out.UnixStart == Unknown || m.UnixStart < out.UnixStart) {
-			out.UnixStart = m.UnixStart
-		}
-		if m.EndTime != "" {
-			out.EndTime = m.EndTime
-		}
-		for _, n := range m.Notes {
-			if !slices.Contains(out.Notes, n) {
-				out.Notes = append(out.Notes, n)
-			}
-		}
-		out.Skipped = addCounts(out.Skipped, m.Skipped)
-		out.Adjusted = addCounts(out.Adjusted, m.Adjusted)
-		out.Reservations = append(out.Reservations, m.Reservations...)
+		out.merge(normalizedMeta(m))
 	}
 	if len(out.Reservations) > 0 && len(ms) > 1 {
 		out.Reservations = slices.Clone(out.Reservations)
@@ -247,6 +240,34 @@ func mergeMetas(ms []Meta) Meta {
 		mergeMetaLayouts(&out, ms)
 	}
 	return out
+}
+
+// merge adds the metadata m of one more log to out (see mergeMetas); m is
+// normalized.
+func (out *Meta) merge(m Meta) {
+	out.Sources = append(out.Sources, m.Sources...)
+	if m.Format != out.Format {
+		out.Format = "mixed"
+	}
+	if (m.Nodes != out.Nodes || m.Procs != out.Procs) && (len(m.Layout) == 0 || len(out.Layout) == 0) {
+		out.Notes = append(out.Notes, fmt.Sprintf("logs disagree on machine size (%d nodes, %d procs vs %d, %d): the larger is kept", out.Nodes, out.Procs, m.Nodes, m.Procs))
+		out.Nodes, out.Procs = max(out.Nodes, m.Nodes), max(out.Procs, m.Procs)
+		out.ProcsPerNode = max(out.ProcsPerNode, m.ProcsPerNode)
+	}
+	if m.UnixStart != Unknown && (out.UnixStart == Unknown || m.UnixStart < out.UnixStart) {
+		out.UnixStart = m.UnixStart
+	}
+	if m.EndTime != "" {
+		out.EndTime = m.EndTime
+	}
+	for _, n := range m.Notes {
+		if !slices.Contains(out.Notes, n) {
+			out.Notes = append(out.Notes, n)
+		}
+	}
+	out.Skipped = addCounts(out.Skipped, m.Skipped)
+	out.Adjusted = addCounts(out.Adjusted, m.Adjusted)
+	out.Reservations = append(out.Reservations, m.Reservations...)
 }
 
 // mergeMetaLayouts gives out the union of the logs' node layouts (each

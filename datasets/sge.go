@@ -152,20 +152,8 @@ func (r *sgeReader) parse(line []byte) (Job, bool, *ParseError) {
 		return Job{}, false, r.errAt("", line, fmt.Errorf("%d fields, want at least %d: %w", len(f), sgeMinField, ErrFieldCount))
 	}
 	var v [sgeMinField]int64
-	for _, i := range []int{sgeJob, sgeSubmit, sgeStart, sgeEnd, sgeFailed, sgeExit, sgeSlots, sgeTask} {
-		n, ok := acctInt(f[i])
-		if !ok {
-			return Job{}, false, r.fieldErr(i, numberError(f[i], countLimit(i == sgeSlots)))
-		}
-		v[i] = n
-	}
-	for _, i := range []int{sgeSubmit, sgeStart, sgeEnd} {
-		if err := r.checkUnit(v[i]); err != nil {
-			return Job{}, false, r.fieldErr(i, err)
-		}
-		if r.milli {
-			v[i] /= 1000
-		}
+	if perr := r.numbers(f, &v); perr != nil {
+		return Job{}, false, perr
 	}
 	if v[sgeSubmit] <= 0 {
 		return Job{}, false, r.fieldErr(sgeSubmit, fmt.Errorf("no submission time: %w", ErrRange))
@@ -191,7 +179,7 @@ func (r *sgeReader) parse(line []byte) (Job, bool, *ParseError) {
 		r.layout.observe(host, v[sgeJob]<<20^v[sgeTask], v[sgeSlots], v[sgeStart], v[sgeEnd])
 	}
 	status := int32(0)
-	if v[sgeFailed] == 0 && v[sgeExit] == 0 {
+	if sgeSucceeded(v[sgeFailed], v[sgeExit]) {
 		status = 1
 	}
 	return Job{
@@ -208,6 +196,31 @@ func (r *sgeReader) parse(line []byte) (Job, bool, *ParseError) {
 		Queue:    r.intern.get(f[sgeQname]),
 	}, true, nil
 }
+
+// numbers reads the numeric fields of the record f into v, the times in
+// seconds.
+func (r *sgeReader) numbers(f [][]byte, v *[sgeMinField]int64) *ParseError {
+	for _, i := range []int{sgeJob, sgeSubmit, sgeStart, sgeEnd, sgeFailed, sgeExit, sgeSlots, sgeTask} {
+		n, ok := acctInt(f[i])
+		if !ok {
+			return r.fieldErr(i, numberError(f[i], countLimit(i == sgeSlots)))
+		}
+		v[i] = n
+	}
+	for _, i := range []int{sgeSubmit, sgeStart, sgeEnd} {
+		if err := r.checkUnit(v[i]); err != nil {
+			return r.fieldErr(i, err)
+		}
+		if r.milli {
+			v[i] /= 1000
+		}
+	}
+	return nil
+}
+
+// sgeSucceeded reports whether a job with the failed and exit_status fields
+// given ran to success.
+func sgeSucceeded(failed, exit int64) bool { return failed == 0 && exit == 0 }
 
 // sgeCategoryField returns the category, rejoining the fields that a
 // time value with colons ("h_rt=01:30:00") was split into: while the last

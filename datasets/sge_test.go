@@ -77,6 +77,7 @@ func TestSGEErrors(t *testing.T) {
 		{"letter in slots", ":mype:1:0:", ":mype:x:0:", "slots", "unreadable_slots", ErrSyntax},
 		{"end before start", ":1311095414:", ":1311095000:", "end_time", "unreadable_end_time", ErrRange},
 		{"bad h_rt", "h_rt=36000", "h_rt=1x0", "category", "unreadable_category", ErrSyntax},
+		{"negative slots", ":mype:1:0:", ":mype:-1:0:", "slots", "unreadable_slots", ErrRange},
 		{"too few fields", "", "", "", "unreadable_field_count", ErrFieldCount},
 	}
 	for _, c := range cases {

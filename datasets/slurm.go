@@ -405,6 +405,21 @@ func (r *slurmReader) readRecord() (bool, error) {
 
 // resolve sets r.bounds, assigning the record's fields to columns.
 func (r *slurmReader) resolve() error {
+	r.splitPipes()
+	n := len(r.names)
+	m := len(r.pipes) + 1
+	r.bounds = r.bounds[:0]
+	if m == n {
+		for t := 0; t < m; t++ {
+			r.bounds = append(r.bounds, r.tokStart(t), r.tokEnd(t))
+		}
+		return nil
+	}
+	return r.placeExtra(n, m)
+}
+
+// splitPipes sets r.pipes to the offsets of the '|' of the record.
+func (r *slurmReader) splitPipes() {
 	r.pipes = r.pipes[:0]
 	for off := 0; ; {
 		i := bytes.IndexByte(r.rec[off:], '|')
@@ -414,29 +429,53 @@ func (r *slurmReader) resolve() error {
 		r.pipes = append(r.pipes, off+i)
 		off += i + 1
 	}
-	n := len(r.names)
-	m := len(r.pipes) + 1
-	tokStart := func(t int) int {
-		if t == 0 {
-			return 0
-		}
-		return r.pipes[t-1] + 1
+}
+
+// tokStart returns the offset where token t of the record starts.
+func (r *slurmReader) tokStart(t int) int {
+	if t == 0 {
+		return 0
 	}
-	tokEnd := func(t int) int {
-		if t == m-1 {
-			return len(r.rec)
-		}
-		return r.pipes[t]
+	return r.pipes[t-1] + 1
+}
+
+// tokEnd returns the offset where token t of the record ends.
+func (r *slurmReader) tokEnd(t int) int {
+	if t == len(r.pipes) {
+		return len(r.rec)
 	}
-	r.bounds = r.bounds[:0]
-	if m == n {
-		for t := 0; t < m; t++ {
-			r.bounds = append(r.bounds, tokStart(t), tokEnd(t))
-		}
-		return nil
-	}
+	return r.pipes[t]
+}
+
+// placeExtra sets r.bounds for a record of m tokens for n < m columns:
+// the m−n extra '|' belong to text columns, placed where every other
+// column's token fits its kind.
+func (r *slurmReader) placeExtra(n, m int) error {
 	extra := m - n
-	// feasible[i*(extra+1)+k]: columns i.. can take tokens i+k.. exactly.
+	w := extra + 1
+	feas := r.feasibility(n, extra)
+	if !feas[0] {
+		return &ParseError{File: r.file, Line: r.recLine, Value: acctValue(r.rec),
+			Err: fmt.Errorf("%d fields for %d columns and no way to place the %d extra '|' in text columns: %w", m, n, extra, ErrFieldCount)}
+	}
+	k := 0
+	for i := 0; i < n; i++ {
+		d := 0
+		if r.kinds[i] == slurmText {
+			for !feas[(i+1)*w+k+d] {
+				d++
+			}
+		}
+		r.bounds = append(r.bounds, r.tokStart(i+k), r.tokEnd(i+k+d))
+		k += d
+	}
+	return nil
+}
+
+// feasibility fills and returns r.feasible for n columns and extra extra
+// tokens: with w = extra+1, feasible[i*w+k] reports whether columns i..
+// can take tokens i+k.. exactly.
+func (r *slurmReader) feasibility(n, extra int) []bool {
 	w := extra + 1
 	if cap(r.feasible) < (n+1)*w {
 		r.feasible = make([]bool, (n+1)*w)
@@ -454,27 +493,12 @@ func (r *slurmReader) resolve() error {
 				}
 			} else {
 				t := i + k
-				ok = feas[(i+1)*w+k] && slurmMatches(r.kinds[i], r.rec[tokStart(t):tokEnd(t)])
+				ok = feas[(i+1)*w+k] && slurmMatches(r.kinds[i], r.rec[r.tokStart(t):r.tokEnd(t)])
 			}
 			feas[i*w+k] = ok
 		}
 	}
-	if !feas[0] {
-		return &ParseError{File: r.file, Line: r.recLine, Value: acctValue(r.rec),
-			Err: fmt.Errorf("%d fields for %d columns and no way to place the %d extra '|' in text columns: %w", m, n, extra, ErrFieldCount)}
-	}
-	k := 0
-	for i := 0; i < n; i++ {
-		d := 0
-		if r.kinds[i] == slurmText {
-			for !feas[(i+1)*w+k+d] {
-				d++
-			}
-		}
-		r.bounds = append(r.bounds, tokStart(i+k), tokEnd(i+k+d))
-		k += d
-	}
-	return nil
+	return feas
 }
 
 // field returns column i of the current record (nil when absent).
@@ -524,19 +548,13 @@ func (r *slurmReader) parseAlloc(a *slurmAlloc, idText []byte, id int64) error {
 	if raw, ok := acctInt(r.field(c.jobIDRaw)); ok && c.jobIDRaw >= 0 {
 		id = raw
 	}
-	var err error
-	times := [3]*int64{&a.job.Submit, &a.start, &a.end}
-	for k, i := range [3]int{c.submit, c.start, c.end} {
-		if *times[k], err = r.time(i); err != nil {
-			return err
-		}
-	}
-	if a.job.Submit == Unknown {
-		return r.fieldErr(c.submit, fmt.Errorf("no submit time: %w", ErrSyntax))
+	if err := r.allocTimes(a); err != nil {
+		return err
 	}
 	if err := r.checkCounts(); err != nil {
 		return err
 	}
+	var err error
 	if a.elapsed, err = r.duration(c.elapsed); err != nil {
 		return err
 	}
@@ -562,6 +580,23 @@ func (r *slurmReader) parseAlloc(a *slurmAlloc, idText []byte, id int64) error {
 		a.tasks, a.reason = 0, "not_ended"
 	case status == 5 && (a.start == Unknown || string(r.field(c.nodeList)) == "None assigned"):
 		a.tasks, a.reason = 0, "never_started"
+	}
+	return nil
+}
+
+// allocTimes reads the submit, start and end times of an allocation row
+// into a; the submit time must be known.
+func (r *slurmReader) allocTimes(a *slurmAlloc) error {
+	c := &r.col
+	var err error
+	times := [3]*int64{&a.job.Submit, &a.start, &a.end}
+	for k, i := range [3]int{c.submit, c.start, c.end} {
+		if *times[k], err = r.time(i); err != nil {
+			return err
+		}
+	}
+	if a.job.Submit == Unknown {
+		return r.fieldErr(c.submit, fmt.Errorf("no submit time: %w", ErrSyntax))
 	}
 	return nil
 }
@@ -766,21 +801,31 @@ func slurmArrayTasks(id []byte) (int64, bool) {
 		} else {
 			list = nil
 		}
-		lo, hi := part, part
-		if d := bytes.IndexByte(part, '-'); d >= 0 {
-			lo, hi = part[:d], part[d+1:]
-		}
-		a, ok1 := acctInt(lo)
-		b, ok2 := acctInt(hi)
-		if !ok1 || !ok2 || a < 0 || b < a || lo[0] == '-' || hi[0] == '+' {
+		n, ok := slurmRangeSize(part)
+		if !ok {
 			return 0, false
 		}
-		total += b - a + 1
+		total += n
 		if total > slurmMaxTasks {
 			return 0, false
 		}
 	}
 	return total, total > 0
+}
+
+// slurmRangeSize returns how many indices an array range "a-b" or a single
+// index "a" holds.
+func slurmRangeSize(part []byte) (int64, bool) {
+	lo, hi := part, part
+	if d := bytes.IndexByte(part, '-'); d >= 0 {
+		lo, hi = part[:d], part[d+1:]
+	}
+	a, ok1 := acctInt(lo)
+	b, ok2 := acctInt(hi)
+	if !ok1 || !ok2 || a < 0 || b < a || lo[0] == '-' || hi[0] == '+' {
+		return 0, false
+	}
+	return b - a + 1, true
 }
 
 // slurmMaxTasks bounds the jobs one array record may stand for (Slurm's
@@ -816,47 +861,70 @@ func slurmMatches(k slurmKind, b []byte) bool {
 		_, ok := slurmTimeValue(b)
 		return ok
 	case slurmDur:
-		switch string(b) {
-		case "", "Unknown", "UNLIMITED", "Partition_Limit", "INVALID", "NONE":
-			return true
-		}
-		_, ok := acctClock(b)
-		return ok
+		return slurmIsDuration(b)
 	case slurmCount:
-		switch string(b) {
-		case "", "Unknown", "Partition_Limit", "UNLIMITED":
-			return true
-		}
-		_, ok := acctInt(b)
-		return ok
+		return slurmIsCount(b)
 	case slurmJobID:
 		_, _, ok := slurmSplitID(b)
 		return ok && bytes.IndexByte(b, '\n') < 0
 	case slurmState: // any upper-case word; parseAlloc checks the name
-		if i := bytes.IndexAny(b, " +"); i >= 0 {
-			b = b[:i]
-		}
-		for _, c := range b {
-			if (c < 'A' || c > 'Z') && c != '_' {
-				return false
-			}
-		}
-		return len(b) > 0
+		return slurmIsStateWord(b)
 	case slurmExit:
-		if len(b) == 0 {
-			return true
-		}
-		i := bytes.IndexByte(b, ':')
-		if i < 0 {
-			return false
-		}
-		_, ok1 := acctDigits(b[:i])
-		_, ok2 := acctDigits(b[i+1:])
-		return ok1 && ok2
+		return slurmIsExitCode(b)
 	case slurmAny:
 		return bytes.IndexByte(b, '\n') < 0
 	}
 	return true
+}
+
+// slurmIsDuration reports whether b is a duration or one of the words
+// Slurm writes for none.
+func slurmIsDuration(b []byte) bool {
+	switch string(b) {
+	case "", "Unknown", "UNLIMITED", "Partition_Limit", "INVALID", "NONE":
+		return true
+	}
+	_, ok := acctClock(b)
+	return ok
+}
+
+// slurmIsCount reports whether b is a count or one of the words Slurm
+// writes for none.
+func slurmIsCount(b []byte) bool {
+	switch string(b) {
+	case "", "Unknown", "Partition_Limit", "UNLIMITED":
+		return true
+	}
+	_, ok := acctInt(b)
+	return ok
+}
+
+// slurmIsStateWord reports whether b starts with an upper-case word, up to
+// a space or '+'.
+func slurmIsStateWord(b []byte) bool {
+	if i := bytes.IndexAny(b, " +"); i >= 0 {
+		b = b[:i]
+	}
+	for _, c := range b {
+		if (c < 'A' || c > 'Z') && c != '_' {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+// slurmIsExitCode reports whether b is empty or an exit code "code:signal".
+func slurmIsExitCode(b []byte) bool {
+	if len(b) == 0 {
+		return true
+	}
+	i := bytes.IndexByte(b, ':')
+	if i < 0 {
+		return false
+	}
+	_, ok1 := acctDigits(b[:i])
+	_, ok2 := acctDigits(b[i+1:])
+	return ok1 && ok2
 }
 
 // slurmRunKey identifies one run of a job.

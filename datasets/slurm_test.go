@@ -242,6 +242,7 @@ func TestSlurmValues(t *testing.T) {
 		{"00:00.010", 0, true}, {"120-00:14:40", 10368880, true}, {"144:00:00", 518400, true},
 		{"3600", 3600, true}, {"1-2", 0, false}, {"12:60:00", 0, false}, {"", 0, false},
 		{"1:2:3:4", 0, false}, {"-5", 0, false}, {"10:", 0, false},
+		{"01:00.x", 0, false}, {"1:+5", 0, false}, {"x-01:00:00", 0, false}, {"-1-01:00:00", 0, false},
 	}
 	for _, d := range durations {
 		got, ok := acctClock([]byte(d.in))
@@ -272,6 +273,7 @@ func TestSlurmValues(t *testing.T) {
 		{"5", 1, true}, {"5_7", 1, true}, {"5_[1-3]", 3, true}, {"5_[9-11,13,16-20]", 9, true},
 		{"5_[1-10%2]", 10, true}, {"5_[]", 0, false}, {"5_[3-1]", 0, false}, {"5_[1,]", 0, false},
 		{"5_[0-4000001]", 0, false}, {"5_x", 0, false},
+		{"5_", 0, false}, {"5_[1-3", 0, false}, {"5_[1-3%x]", 0, false}, {"5_[-1]", 0, false}, {"5_[1-+3]", 0, false},
 	}
 	for _, c := range arrays {
 		got, ok := slurmArrayTasks([]byte(c.in))
@@ -317,6 +319,29 @@ func TestSlurmParsable(t *testing.T) {
 		}
 		if len(jobs) != 1 || jobs[0] != want {
 			t.Errorf("got %+v\nwant %+v", jobs, want)
+		}
+	}
+}
+
+// TestSlurmMatches: the kinds the '|' placement tries fields against.
+func TestSlurmMatches(t *testing.T) {
+	cases := []struct {
+		kind slurmKind
+		in   string
+		want bool
+	}{
+		{slurmTime, "2021-01-01T00:00:00", true}, {slurmTime, "x", false},
+		{slurmDur, "NONE", true}, {slurmDur, "01:00", true}, {slurmDur, "1 h", false},
+		{slurmCount, "UNLIMITED", true}, {slurmCount, "16", true}, {slurmCount, "16x", false},
+		{slurmJobID, "7_3", true}, {slurmJobID, "7\n", false}, {slurmJobID, "x", false},
+		{slurmState, "CANCELLED by 5", true}, {slurmState, "CANCELLED+", true}, {slurmState, "", false}, {slurmState, "done", false},
+		{slurmExit, "", true}, {slurmExit, "0:15", true}, {slurmExit, "0", false}, {slurmExit, "x:0", false}, {slurmExit, "0:x", false},
+		{slurmAny, "a b", true}, {slurmAny, "a\nb", false},
+		{slurmText, "a|b\nc", true},
+	}
+	for _, c := range cases {
+		if got := slurmMatches(c.kind, []byte(c.in)); got != c.want {
+			t.Errorf("slurmMatches(%v, %q) = %v, want %v", c.kind, c.in, got, c.want)
 		}
 	}
 }

@@ -385,10 +385,7 @@ func (r *swfReader) named(names map[int64]string, n int64) string {
 // matched without regard to case or spaces; values keep only what a trace
 // needs. An indented line after a Note continues it.
 func (h *swfHeader) parseComment(text string) {
-	if (strings.HasPrefix(text, "\t") || strings.HasPrefix(text, "  ")) && h.lastKey == "note" && len(h.notes) > 0 {
-		if more := strings.TrimSpace(text); more != "" {
-			h.notes[len(h.notes)-1] += " " + more
-		}
+	if h.continueNote(text) {
 		return
 	}
 	colon := strings.IndexByte(text, ':')
@@ -399,6 +396,24 @@ func (h *swfHeader) parseComment(text string) {
 	key := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(text[:colon]), " ", ""))
 	value := strings.TrimSpace(text[colon+1:])
 	h.lastKey = key
+	h.set(key, text[:colon], value)
+}
+
+// continueNote appends text to the last Note if text is an indented line
+// right after one, and reports whether it did.
+func (h *swfHeader) continueNote(text string) bool {
+	if !(strings.HasPrefix(text, "\t") || strings.HasPrefix(text, "  ")) || h.lastKey != "note" || len(h.notes) == 0 {
+		return false
+	}
+	if more := strings.TrimSpace(text); more != "" {
+		h.notes[len(h.notes)-1] += " " + more
+	}
+	return true
+}
+
+// set keeps what a trace needs of the header field with the normalized key
+// key, written as rawKey, and value value.
+func (h *swfHeader) set(key, rawKey, value string) {
 	switch key {
 	case "maxnodes":
 		h.maxNodes = leadingIntOr(value, h.maxNodes)
@@ -419,7 +434,7 @@ func (h *swfHeader) parseComment(text string) {
 	case "note":
 		h.notes = append(h.notes, value)
 	case "computer", "installation":
-		h.notes = append(h.notes, strings.TrimSpace(text[:colon])+": "+value)
+		h.notes = append(h.notes, strings.TrimSpace(rawKey)+": "+value)
 	case "queue":
 		swfParseName(h.queues, value)
 	case "partition":

@@ -87,21 +87,31 @@ func (s *System) validateRule(r *Rule) error {
 			return fmt.Errorf("if[%d]: label %d out of range (%s has %d labels; %d means any)", j, l, s.Inputs[j].Name, len(s.Inputs[j].Labels), Any)
 		}
 	}
-	if r.Value != nil {
-		switch {
-		case s.Inference != TSK:
-			return fmt.Errorf("value: a numeric consequent needs %q inference", TSK)
-		case !finite(*r.Value):
-			return fmt.Errorf("value: %v is not a finite number", *r.Value)
-		case r.Then != NoRule && r.Then != 0:
-			return fmt.Errorf("then: %d with a numeric value, want 0 (on) or %d (off)", r.Then, NoRule)
-		}
+	if err := s.validateValue(r); err != nil {
+		return err
 	}
 	if r.Then != NoRule && (r.Then < 0 || r.Then >= len(s.Output.Labels)) {
 		return fmt.Errorf("then: label %d out of range (%s has %d labels; %d means no rule)", r.Then, s.Output.Name, len(s.Output.Labels), NoRule)
 	}
 	if !(r.Weight >= 0 && r.Weight <= 1) {
 		return fmt.Errorf("weight: %v out of [0, 1]", r.Weight)
+	}
+	return nil
+}
+
+// validateValue checks a rule's numeric consequent, if it has one: TSK
+// inference, a finite number, and Then on (0) or off (NoRule).
+func (s *System) validateValue(r *Rule) error {
+	if r.Value == nil {
+		return nil
+	}
+	switch {
+	case s.Inference != TSK:
+		return fmt.Errorf("value: a numeric consequent needs %q inference", TSK)
+	case !finite(*r.Value):
+		return fmt.Errorf("value: %v is not a finite number", *r.Value)
+	case r.Then != NoRule && r.Then != 0:
+		return fmt.Errorf("then: %d with a numeric value, want 0 (on) or %d (off)", r.Then, NoRule)
 	}
 	return nil
 }

@@ -145,20 +145,7 @@ func (n *jsonNum) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	if b[0] == '{' {
-		var o struct {
-			Set      *bool    `json:"set"`
-			Infinite bool     `json:"infinite"`
-			Number   *jsonNum `json:"number"`
-		}
-		if err := json.Unmarshal(b, &o); err != nil {
-			return err
-		}
-		*n = jsonNum{inf: o.Infinite}
-		if o.Number != nil {
-			n.v = o.Number.v
-		}
-		n.set = (o.Set == nil || *o.Set) && !o.Infinite && o.Number != nil && o.Number.set
-		return nil
+		return n.unmarshalObject(b)
 	}
 	if b[0] == '"' { // numbers written as strings by some plugins
 		var s string
@@ -176,6 +163,25 @@ func (n *jsonNum) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("%s is not a number", b)
 	}
 	*n = jsonNum{v: v, set: true}
+	return nil
+}
+
+// unmarshalObject reads the {"set", "infinite", "number"} form: the number
+// is set when set is true or absent, infinite is false and number is set.
+func (n *jsonNum) unmarshalObject(b []byte) error {
+	var o struct {
+		Set      *bool    `json:"set"`
+		Infinite bool     `json:"infinite"`
+		Number   *jsonNum `json:"number"`
+	}
+	if err := json.Unmarshal(b, &o); err != nil {
+		return err
+	}
+	*n = jsonNum{inf: o.Infinite}
+	if o.Number != nil {
+		n.v = o.Number.v
+	}
+	n.set = (o.Set == nil || *o.Set) && !o.Infinite && o.Number != nil && o.Number.set
 	return nil
 }
 
@@ -387,61 +393,76 @@ func ParseJobsJSON(data []byte) ([]Job, error) {
 		if err := json.Unmarshal(raw, &jj); err != nil {
 			return nil, fmt.Errorf("squeue --json: job %d: %v", i, err)
 		}
-		id := jj.JobID.int64()
-		if id <= 0 {
-			return nil, fmt.Errorf("squeue --json: job %d: field job_id: missing or not positive", i)
-		}
-		if len(jj.JobState) == 0 || jj.JobState[0] == "" {
-			return nil, fmt.Errorf("squeue --json: job %d (id %d): field job_state is empty", i, id)
-		}
-		state := strings.ToUpper(jj.JobState[0])
-		// Later versions list base and flags; a flag such as CONFIGURING or
-		// COMPLETING names the phase better than RUNNING or COMPLETED.
-		for _, s := range jj.JobState[1:] {
-			switch u := strings.ToUpper(s); u {
-			case "CONFIGURING", "COMPLETING", "REQUEUED", "RESIZING", "SIGNALING", "STAGE_OUT", "POWER_UP_NODE":
-				state = u
-			}
-		}
-		nodes, err := ExpandHostlist(jj.Nodes)
+		j, err := jj.job(i)
 		if err != nil {
-			return nil, fmt.Errorf("squeue --json: job %d (id %d): field nodes: %v", i, id, err)
+			return nil, err
 		}
-		task := int64(-1)
-		if jj.ArrayTaskID.set {
-			task = jj.ArrayTaskID.int64()
-		}
-		instances, err := countArrayTasks(jj.ArrayTasks)
-		if err != nil {
-			return nil, fmt.Errorf("squeue --json: job %d (id %d): field array_task_string: %v", i, id, err)
-		}
-		limit := time.Duration(0)
-		if m := jj.TimeLimit.int64(); m > 0 && m < 1<<31 {
-			limit = time.Duration(m) * time.Minute
-		}
-		out = append(out, Job{
-			ID:           id,
-			ArrayJobID:   jj.ArrayJobID.int64(),
-			ArrayTaskID:  task,
-			ArrayTasks:   jj.ArrayTasks,
-			Instances:    instances,
-			Name:         jj.Name,
-			User:         jj.UserName,
-			Partition:    jj.Partition,
-			State:        state,
-			Reason:       jj.StateReason,
-			CPUs:         jj.CPUs.int(),
-			NodeCount:    jj.NodeCount.int(),
-			NodeList:     jj.Nodes,
-			Nodes:        nodes,
-			SubmitTime:   jj.SubmitTime.unix(),
-			StartTime:    jj.StartTime.unix(),
-			EndTime:      jj.EndTime.unix(),
-			TimeLimit:    limit,
-			RestartCount: jj.RestartCount.int(),
-		})
+		out = append(out, j)
 	}
 	return out, nil
+}
+
+// job converts jj, job i of the list, to a Job.
+func (jj *jsonJob) job(i int) (Job, error) {
+	id := jj.JobID.int64()
+	if id <= 0 {
+		return Job{}, fmt.Errorf("squeue --json: job %d: field job_id: missing or not positive", i)
+	}
+	if len(jj.JobState) == 0 || jj.JobState[0] == "" {
+		return Job{}, fmt.Errorf("squeue --json: job %d (id %d): field job_state is empty", i, id)
+	}
+	nodes, err := ExpandHostlist(jj.Nodes)
+	if err != nil {
+		return Job{}, fmt.Errorf("squeue --json: job %d (id %d): field nodes: %v", i, id, err)
+	}
+	task := int64(-1)
+	if jj.ArrayTaskID.set {
+		task = jj.ArrayTaskID.int64()
+	}
+	instances, err := countArrayTasks(jj.ArrayTasks)
+	if err != nil {
+		return Job{}, fmt.Errorf("squeue --json: job %d (id %d): field array_task_string: %v", i, id, err)
+	}
+	limit := time.Duration(0)
+	if m := jj.TimeLimit.int64(); m > 0 && m < 1<<31 {
+		limit = time.Duration(m) * time.Minute
+	}
+	return Job{
+		ID:           id,
+		ArrayJobID:   jj.ArrayJobID.int64(),
+		ArrayTaskID:  task,
+		ArrayTasks:   jj.ArrayTasks,
+		Instances:    instances,
+		Name:         jj.Name,
+		User:         jj.UserName,
+		Partition:    jj.Partition,
+		State:        jsonJobState(jj.JobState),
+		Reason:       jj.StateReason,
+		CPUs:         jj.CPUs.int(),
+		NodeCount:    jj.NodeCount.int(),
+		NodeList:     jj.Nodes,
+		Nodes:        nodes,
+		SubmitTime:   jj.SubmitTime.unix(),
+		StartTime:    jj.StartTime.unix(),
+		EndTime:      jj.EndTime.unix(),
+		TimeLimit:    limit,
+		RestartCount: jj.RestartCount.int(),
+	}, nil
+}
+
+// jsonJobState returns the state of a job_state list, which is not empty:
+// its base state, or its last flag that names the phase better.
+func jsonJobState(states []string) string {
+	state := strings.ToUpper(states[0])
+	// Later versions list base and flags; a flag such as CONFIGURING or
+	// COMPLETING names the phase better than RUNNING or COMPLETED.
+	for _, s := range states[1:] {
+		switch u := strings.ToUpper(s); u {
+		case "CONFIGURING", "COMPLETING", "REQUEUED", "RESIZING", "SIGNALING", "STAGE_OUT", "POWER_UP_NODE":
+			state = u
+		}
+	}
+	return state
 }
 
 // maxArrayTasks bounds the tasks one array expression may count, as Slurm's

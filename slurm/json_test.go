@@ -201,6 +201,11 @@ func TestParseJSONErrors(t *testing.T) {
 		{false, `{"jobs":[{"job_id":3}]}`, "job 0 (id 3): field job_state"},
 		{false, `{"jobs":[{"job_id":3,"job_state":"RUNNING","cpus":[1]}]}`, "job 0"},
 		{false, `[]`, "squeue --json"},
+		{false, `{"jobs":[{"job_id":3,"job_state":["RUNNING"],"array_task_string":"x-"}]}`, `job 0 (id 3): field array_task_string: array index "x" in "x-"`},
+		{false, `{"jobs":[{"job_id":"abc","job_state":["RUNNING"]}]}`, "job 0: abc is not a number"},
+		{false, `{"jobs":[{"job_id":{"number":"x"},"job_state":["RUNNING"]}]}`, "job 0: x is not a number"},
+		{false, `{"jobs":[{"job_id":{"set":"no"},"job_state":["RUNNING"]}]}`, "job_id.set of type bool"},
+		{false, `{"jobs":[{"job_id":{"set":true},"job_state":["RUNNING"]}]}`, "job 0: field job_id: missing or not positive"},
 	}
 	for _, c := range cases {
 		var err error
@@ -211,6 +216,33 @@ func TestParseJSONErrors(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.in, err, c.want)
+		}
+	}
+}
+
+// The state is the base state or its last flag that names the phase; a
+// number in the {"set", "infinite", "number"} form counts only when set
+// and finite.
+func TestParseJobsJSONStateAndNumbers(t *testing.T) {
+	cases := []struct {
+		in    string
+		state string
+		limit time.Duration
+		task  int64
+		cpus  int
+	}{
+		{`{"jobs":[{"job_id":3,"job_state":["RUNNING","COMPLETING","other"],"time_limit":{"set":true,"number":5},"array_task_id":{"set":false,"number":3}}]}`, "COMPLETING", 5 * time.Minute, -1, 0},
+		{`{"jobs":[{"job_id":3,"job_state":["running"],"time_limit":{"infinite":true,"number":5},"cpus":"7","array_task_id":2}]}`, "RUNNING", 0, 2, 7},
+		{`{"jobs":[{"job_id":3,"job_state":["PENDING"],"time_limit":{"number":9},"cpus":""}]}`, "PENDING", 9 * time.Minute, -1, 0},
+	}
+	for _, c := range cases {
+		jobs, err := ParseJobsJSON([]byte(c.in))
+		if err != nil || len(jobs) != 1 {
+			t.Fatalf("%s: %v, %d jobs", c.in, err, len(jobs))
+		}
+		j := jobs[0]
+		if j.State != c.state || j.TimeLimit != c.limit || j.ArrayTaskID != c.task || j.CPUs != c.cpus {
+			t.Errorf("%s: state %s, limit %v, task %d, cpus %d; want %s, %v, %d, %d", c.in, j.State, j.TimeLimit, j.ArrayTaskID, j.CPUs, c.state, c.limit, c.task, c.cpus)
 		}
 	}
 }

@@ -175,3 +175,65 @@ func TestCountArrayTasks(t *testing.T) {
 		}
 	}
 }
+
+// Every field check of the text readers names the line and the field.
+func TestTextErrors(t *testing.T) {
+	const ok = "|p|u|None|n1|job"
+	for _, tc := range []struct {
+		name, in, want string
+		parse          func([]byte) error
+	}{
+		{"squeue fields", "1|2", "squeue: line 1: 2 fields, want 15 (format " + SqueueFormat + ")", squeueErr},
+		{"squeue id", "x|0|N/A|RUNNING|1|1|0|0|0|1:00" + ok, `squeue: line 1: field job id: "x" is not a job id`, squeueErr},
+		{"squeue state", "5|0|N/A||1|1|0|0|0|1:00" + ok, "squeue: line 1: field state: empty", squeueErr},
+		{"squeue array job", "5|x|3|PENDING|1|1|0|0|0|1:00" + ok, `squeue: line 1: field array job id: "x" is not a job id`, squeueErr},
+		{"squeue array task", "5|4|1-x|PENDING|1|1|0|0|0|1:00" + ok, `squeue: line 1: field array task id: array range "1-x" in "1-x"`, squeueErr},
+		{"squeue cpus", "5|0|N/A|RUNNING|-1|1|0|0|0|1:00" + ok, `squeue: line 1: field cpus: "-1" is not a count`, squeueErr},
+		{"squeue nodes", "5|0|N/A|RUNNING|1|y|0|0|0|1:00" + ok, `squeue: line 1: field nodes: "y" is not a count`, squeueErr},
+		{"squeue limit", "5|0|N/A|RUNNING|1|1|0|0|0|1:2:3:4" + ok, `squeue: line 1: field time limit: time limit "1:2:3:4": too many ':'`, squeueErr},
+		{"squeue node list", "5|0|N/A|RUNNING|1|1|0|0|0|1:00|p|u|None|n[1-|job", `squeue: line 1: field node list: bad hostlist "n[1-": '[' not closed`, squeueErr},
+		{"limit days", "x-1", `time limit "x-1": bad days`, limitErr},
+		{"limit negative", "-1", `time limit "-1": bad days`, limitErr},
+		{"limit hours", "1-x", `time limit "1-x": "x" is not a number`, limitErr},
+		{"limit minutes", "1:a", `time limit "1:a": "a" is not a number`, limitErr},
+		{"limit years", "40000-0", `time limit "40000-0": longer than 100 years`, limitErr},
+		{"node name", "State=IDLE", "scontrol show node: line 1: no NodeName= field", nodesErr},
+		{"node state", "NodeName=a CPUTot=2", "scontrol show node: line 1 (a): no State= field", nodesErr},
+		{"node cpus", "NodeName=a State=IDLE CPUTot=x", `scontrol show node: line 1 (a): field CPUTot: "x" is not a count`, nodesErr},
+		{"node alloc", "NodeName=a State=IDLE CPUAlloc=-1", `scontrol show node: line 1 (a): field CPUAlloc: "-1" is not a count`, nodesErr},
+		{"node port", "NodeName=a State=IDLE Port=z", `scontrol show node: line 1 (a): field Port: "z" is not a count`, nodesErr},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.parse([]byte(tc.in))
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("%q: error %v, want %s", tc.in, err, tc.want)
+			}
+		})
+	}
+}
+
+func squeueErr(b []byte) error { _, err := ParseSqueueText(b); return err }
+func limitErr(b []byte) error  { _, err := ParseTimeLimit(string(b)); return err }
+func nodesErr(b []byte) error  { _, err := ParseScontrolNodes(b); return err }
+
+// A node's idle CPUs are never negative, Partitions=(null) is none and
+// Reason loses only a trailing "[user@time]".
+func TestParseScontrolNodesFields(t *testing.T) {
+	for _, tc := range []struct {
+		in         string
+		idle       int
+		partitions []string
+		reason     string
+	}{
+		{"NodeName=a State=IDLE CPUTot=2 CPUAlloc=3 Partitions=(null) Reason=gone away [root@12]", 0, nil, "gone away"},
+		{"NodeName=a State=IDLE CPUTot=4 CPUAlloc=1 Partitions=a,b Reason=x]", 3, []string{"a", "b"}, "x]"},
+	} {
+		n, err := ParseScontrolNodes([]byte(tc.in))
+		if err != nil || len(n) != 1 {
+			t.Fatalf("%q: %v, %d nodes", tc.in, err, len(n))
+		}
+		if n[0].IdleCPUs != tc.idle || !reflect.DeepEqual(n[0].Partitions, tc.partitions) || n[0].Reason != tc.reason {
+			t.Errorf("%q: idle %d, partitions %q, reason %q; want %d, %q, %q", tc.in, n[0].IdleCPUs, n[0].Partitions, n[0].Reason, tc.idle, tc.partitions, tc.reason)
+		}
+	}
+}

@@ -86,6 +86,52 @@ func unavailable(t testing.TB, format string, args ...any) {
 // skipped otherwise.
 func Start(t testing.TB, opts Options) *Cluster {
 	t.Helper()
+	opts = opts.withDefaults()
+	script := requireHost(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	install(ctx, t, script)
+
+	dir, err := os.MkdirTemp("", "ecotune-slurm-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Cluster{Dir: dir, Conf: filepath.Join(dir, "slurm.conf"), script: script}
+	var extra string
+	if opts.ExtraConf != "" {
+		extra = filepath.Join(dir, "extra.conf")
+		if err := os.WriteFile(extra, []byte(opts.ExtraConf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { c.cleanup(t) })
+
+	var lastErr error
+	for attempt := 0; attempt < 5; attempt++ {
+		base, release, err := reservePorts(opts.Nodes+1, attempt)
+		if err != nil {
+			t.Fatalf("slurmtest: %v", err)
+		}
+		upStart := time.Now()
+		out, err := exec.CommandContext(ctx, "bash", upArgs(script, dir, extra, base, opts)...).CombinedOutput()
+		release()
+		if err != nil {
+			lastErr = fmt.Errorf("%s up: %v: %s", script, err, bytes.TrimSpace(out))
+			c.Down(t)
+			continue
+		}
+		c.PortBase = base
+		c.adopt(t, opts)
+		t.Logf("slurmtest: %d nodes up in %v (%s, port %d)", opts.Nodes, time.Since(upStart).Round(100*time.Millisecond), dir, base)
+		return c
+	}
+	t.Fatalf("slurmtest: loopback cluster did not start: %v", lastErr)
+	return nil
+}
+
+// withDefaults returns opts with every unset or non-positive field replaced
+// by its default.
+func (opts Options) withDefaults() Options {
 	if opts.Nodes <= 0 {
 		opts.Nodes = 4
 	}
@@ -107,6 +153,13 @@ func Start(t testing.TB, opts Options) *Cluster {
 	if opts.StartTimeout <= 0 {
 		opts.StartTimeout = 90 * time.Second
 	}
+	return opts
+}
+
+// requireHost returns the path of the loopback script, or skips (fails
+// under CI=true) the test when this host cannot run a loopback cluster.
+func requireHost(t testing.TB) string {
+	t.Helper()
 	script, err := Script()
 	if err != nil {
 		unavailable(t, "%v", err)
@@ -123,8 +176,13 @@ func Start(t testing.TB, opts Options) *Cluster {
 		}
 		unavailable(t, "slurmctld, slurmd and munged are started as root")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
+	return script
+}
+
+// install runs the script's install step, which installs Slurm if it is
+// missing, and logs how long that took when it took a while.
+func install(ctx context.Context, t testing.TB, script string) {
+	t.Helper()
 	start := time.Now()
 	if out, err := exec.CommandContext(ctx, "bash", script, "install").CombinedOutput(); err != nil {
 		unavailable(t, "install: %v: %s", err, bytes.TrimSpace(out))
@@ -132,83 +190,70 @@ func Start(t testing.TB, opts Options) *Cluster {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Logf("slurmtest: Slurm installed in %v", d.Round(100*time.Millisecond))
 	}
+}
 
-	dir, err := os.MkdirTemp("", "ecotune-slurm-")
+// cleanup shuts the cluster down at the end of the test; the instance
+// directory is removed if the test passed and kept, with the daemons' logs
+// dumped, if it failed.
+func (c *Cluster) cleanup(t testing.TB) {
+	if t.Failed() {
+		c.dumpLogs(t)
+	}
+	c.Down(t)
+	if !t.Failed() {
+		os.RemoveAll(c.Dir)
+	} else {
+		t.Logf("slurmtest: instance directory kept: %s", c.Dir)
+	}
+}
+
+// upArgs returns the arguments of "bash script up" for an instance in dir
+// on the ports from base.
+func upArgs(script, dir, extra string, base int, opts Options) []string {
+	args := []string{script, "up", "--dir", dir, "--port-base", strconv.Itoa(base),
+		"--nodes", strconv.Itoa(opts.Nodes), "--cpus", strconv.Itoa(opts.CPUs),
+		"--suspend-time", strconv.Itoa(opts.SuspendTime), "--suspend-timeout", strconv.Itoa(opts.SuspendTimeout),
+		"--resume-timeout", strconv.Itoa(opts.ResumeTimeout), "--min-job-age", strconv.Itoa(opts.MinJobAge),
+		"--watch-pid", strconv.Itoa(os.Getpid()), "--no-install"}
+	if extra != "" {
+		args = append(args, "--extra-conf", extra)
+	}
+	if len(opts.FailResume) > 0 {
+		args = append(args, "--fail-resume", strings.Join(opts.FailResume, ","))
+	}
+	return args
+}
+
+// adopt reads the environment file the script wrote for a started instance
+// into c and waits until every node is idle.
+func (c *Cluster) adopt(t testing.TB, opts Options) {
+	t.Helper()
+	env, err := readEnv(filepath.Join(c.Dir, "env"))
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("slurmtest: %v", err)
 	}
-	c := &Cluster{Dir: dir, Conf: filepath.Join(dir, "slurm.conf"), script: script}
-	var extra string
-	if opts.ExtraConf != "" {
-		extra = filepath.Join(dir, "extra.conf")
-		if err := os.WriteFile(extra, []byte(opts.ExtraConf), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	c.NodeList = env["ECOTUNE_SLURM_NODELIST"]
+	c.SuspendProgram = env["ECOTUNE_SLURM_SUSPEND_PROGRAM"]
+	c.ResumeProgram = env["ECOTUNE_SLURM_RESUME_PROGRAM"]
+	if c.Names, err = slurm.ExpandHostlist(c.NodeList); err != nil || len(c.Names) != opts.Nodes {
+		t.Fatalf("slurmtest: node list %q: %v", c.NodeList, err)
 	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			c.dumpLogs(t)
-		}
-		c.Down(t)
-		if !t.Failed() {
-			os.RemoveAll(dir)
-		} else {
-			t.Logf("slurmtest: instance directory kept: %s", dir)
-		}
+	c.WaitNodes(t, opts.StartTimeout, "every node idle", func(nodes []slurm.Node) bool {
+		return allIdle(nodes, opts.Nodes)
 	})
+}
 
-	var lastErr error
-	for attempt := 0; attempt < 5; attempt++ {
-		base, release, err := reservePorts(opts.Nodes+1, attempt)
-		if err != nil {
-			t.Fatalf("slurmtest: %v", err)
-		}
-		args := []string{script, "up", "--dir", dir, "--port-base", strconv.Itoa(base),
-			"--nodes", strconv.Itoa(opts.Nodes), "--cpus", strconv.Itoa(opts.CPUs),
-			"--suspend-time", strconv.Itoa(opts.SuspendTime), "--suspend-timeout", strconv.Itoa(opts.SuspendTimeout),
-			"--resume-timeout", strconv.Itoa(opts.ResumeTimeout), "--min-job-age", strconv.Itoa(opts.MinJobAge),
-			"--watch-pid", strconv.Itoa(os.Getpid()), "--no-install"}
-		if extra != "" {
-			args = append(args, "--extra-conf", extra)
-		}
-		if len(opts.FailResume) > 0 {
-			args = append(args, "--fail-resume", strings.Join(opts.FailResume, ","))
-		}
-		upStart := time.Now()
-		out, err := exec.CommandContext(ctx, "bash", args...).CombinedOutput()
-		release()
-		if err != nil {
-			lastErr = fmt.Errorf("%s up: %v: %s", script, err, bytes.TrimSpace(out))
-			c.Down(t)
-			continue
-		}
-		c.PortBase = base
-		env, err := readEnv(filepath.Join(dir, "env"))
-		if err != nil {
-			t.Fatalf("slurmtest: %v", err)
-		}
-		c.NodeList = env["ECOTUNE_SLURM_NODELIST"]
-		c.SuspendProgram = env["ECOTUNE_SLURM_SUSPEND_PROGRAM"]
-		c.ResumeProgram = env["ECOTUNE_SLURM_RESUME_PROGRAM"]
-		if c.Names, err = slurm.ExpandHostlist(c.NodeList); err != nil || len(c.Names) != opts.Nodes {
-			t.Fatalf("slurmtest: node list %q: %v", c.NodeList, err)
-		}
-		c.WaitNodes(t, opts.StartTimeout, "every node idle", func(nodes []slurm.Node) bool {
-			if len(nodes) != opts.Nodes {
-				return false
-			}
-			for _, n := range nodes {
-				if n.Power() != slurm.PowerIdle {
-					return false
-				}
-			}
-			return true
-		})
-		t.Logf("slurmtest: %d nodes up in %v (%s, port %d)", opts.Nodes, time.Since(upStart).Round(100*time.Millisecond), dir, base)
-		return c
+// allIdle reports whether nodes holds exactly n nodes, all idle.
+func allIdle(nodes []slurm.Node, n int) bool {
+	if len(nodes) != n {
+		return false
 	}
-	t.Fatalf("slurmtest: loopback cluster did not start: %v", lastErr)
-	return nil
+	for _, nd := range nodes {
+		if nd.Power() != slurm.PowerIdle {
+			return false
+		}
+	}
+	return true
 }
 
 // reservePorts finds n consecutive free TCP ports on 127.0.0.1 below the
