@@ -33,32 +33,14 @@ func clusterCommand() *cli.Command {
 }
 
 func runCluster(c *cli.Context) error {
-	args, err := positionalArgs(c)
+	from, err := clusterSource(c)
 	if err != nil {
 		return err
 	}
-	from := c.String("from")
-	switch {
-	case len(args) > 1 || (len(args) == 1 && from != ""):
-		return usageErrorf(c, "one trace, as --from or as the argument")
-	case len(args) == 1:
-		from = args[0]
-	case from == "":
-		return usageErrorf(c, "--from TRACE (or the trace as the argument) is required")
-	}
 	out := c.String("output")
-	asJSON := c.Bool("json")
-	if out != "" {
-		switch strings.ToLower(filepath.Ext(out)) {
-		case ".json":
-			asJSON = true
-		case ".yaml", ".yml":
-			if asJSON {
-				return fmt.Errorf("cluster: --json with a YAML output %s", out)
-			}
-		default:
-			return fmt.Errorf("cluster: output %s: name it .yaml, .yml or .json", out)
-		}
+	asJSON, err := clusterAsJSON(out, c.Bool("json"))
+	if err != nil {
+		return err
 	}
 	tr, err := openTrace(c, from)
 	if err != nil {
@@ -76,19 +58,65 @@ func runCluster(c *cli.Context) error {
 		_, err := c.App.Writer.Write(text)
 		return err
 	}
-	f, err := datasets.CreateAtomic(out, c.Bool("force"))
+	if err := writeAtomic(out, text, c.Bool("force")); err != nil {
+		return err
+	}
+	if !c.Bool("quiet") {
+		fmt.Fprintf(c.App.ErrWriter, "%s: %d nodes, %d slots in %d group(s)\n", out, cl.Nodes(), cl.Slots(), len(cl.Groups))
+	}
+	return nil
+}
+
+// clusterSource is the one trace, given as --from or as the argument.
+func clusterSource(c *cli.Context) (string, error) {
+	args, err := positionalArgs(c)
+	if err != nil {
+		return "", err
+	}
+	from := c.String("from")
+	switch {
+	case len(args) > 1 || (len(args) == 1 && from != ""):
+		return "", usageErrorf(c, "one trace, as --from or as the argument")
+	case len(args) == 1:
+		return args[0], nil
+	case from == "":
+		return "", usageErrorf(c, "--from TRACE (or the trace as the argument) is required")
+	}
+	return from, nil
+}
+
+// clusterAsJSON reports whether the cluster file is written as JSON: with
+// --json, or for an output named .json; an output must be named .json,
+// .yaml or .yml.
+func clusterAsJSON(out string, asJSON bool) (bool, error) {
+	if out == "" {
+		return asJSON, nil
+	}
+	switch strings.ToLower(filepath.Ext(out)) {
+	case ".json":
+		return true, nil
+	case ".yaml", ".yml":
+		if asJSON {
+			return false, fmt.Errorf("cluster: --json with a YAML output %s", out)
+		}
+		return false, nil
+	}
+	return false, fmt.Errorf("cluster: output %s: name it .yaml, .yml or .json", out)
+}
+
+// writeAtomic writes text to path through a temporary file renamed over
+// it; an existing path only with force.
+func writeAtomic(path string, text []byte, force bool) error {
+	f, err := datasets.CreateAtomic(path, force)
 	if err != nil {
 		return err
 	}
 	if _, err := f.Write(text); err != nil {
 		f.Abort()
-		return fmt.Errorf("%s: %w", out, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	if err := f.Commit(); err != nil {
-		return fmt.Errorf("%s: %w", out, err)
-	}
-	if !c.Bool("quiet") {
-		fmt.Fprintf(c.App.ErrWriter, "%s: %d nodes, %d slots in %d group(s)\n", out, cl.Nodes(), cl.Slots(), len(cl.Groups))
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
 }

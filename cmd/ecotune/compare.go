@@ -50,44 +50,69 @@ func runCompare(c *cli.Context) error {
 			return err
 		}
 	}
-	entries, err := reports.CompareEntries(splitList(c.String("policies")), run)
+	entries, err := compareEntries(c, run)
 	if err != nil {
 		return err
-	}
-	if s := c.String("sweep"); s != "" {
-		sw, err := reports.ParseSweep(s)
-		if err != nil {
-			return err
-		}
-		if entries, err = sw.Entries(entries); err != nil {
-			return err
-		}
 	}
 	tr, err := compareTrace(c, run)
 	if err != nil {
 		return err
 	}
-	cluster, err := sim.ClusterSpec{File: c.String("cluster"), Nodes: c.Int("nodes"),
-		SlotsPerNode: c.Int("slots-per-node"), Model: c.String("model")}.Resolve(tr.Meta)
+	cluster, scheduler, err := compareCluster(c, run, tr)
 	if err != nil {
 		return err
-	}
-	scheduler := c.String("scheduler")
-	if run != nil {
-		if !c.IsSet("cluster") && !c.IsSet("nodes") {
-			if cluster, err = tuner.ClusterOf(run.Meta); err != nil {
-				return err
-			}
-		}
-		if !c.IsSet("scheduler") {
-			scheduler = run.Meta.Scheduler
-		}
 	}
 	cmp, err := reports.Compare(tr, cluster, entries, reports.CompareOptions{
 		Sim: sim.Options{Scheduler: scheduler, Period: c.Int64("period")}, Workers: c.Int("workers")})
 	if err != nil {
 		return err
 	}
+	return writeComparison(c, cmp)
+}
+
+// compareEntries are the configurations to replay: --policies (or the
+// run's picks), each swept by --sweep.
+func compareEntries(c *cli.Context, run *reports.Run) ([]reports.Entry, error) {
+	entries, err := reports.CompareEntries(splitList(c.String("policies")), run)
+	if err != nil {
+		return nil, err
+	}
+	s := c.String("sweep")
+	if s == "" {
+		return entries, nil
+	}
+	sw, err := reports.ParseSweep(s)
+	if err != nil {
+		return nil, err
+	}
+	return sw.Entries(entries)
+}
+
+// compareCluster is the cluster and scheduler to replay on: the flags', or
+// the run's where the flags leave them out.
+func compareCluster(c *cli.Context, run *reports.Run, tr *datasets.Trace) (sim.Cluster, string, error) {
+	cluster, err := sim.ClusterSpec{File: c.String("cluster"), Nodes: c.Int("nodes"),
+		SlotsPerNode: c.Int("slots-per-node"), Model: c.String("model")}.Resolve(tr.Meta)
+	if err != nil {
+		return cluster, "", err
+	}
+	scheduler := c.String("scheduler")
+	if run == nil {
+		return cluster, scheduler, nil
+	}
+	if !c.IsSet("cluster") && !c.IsSet("nodes") {
+		if cluster, err = tuner.ClusterOf(run.Meta); err != nil {
+			return cluster, "", err
+		}
+	}
+	if !c.IsSet("scheduler") {
+		scheduler = run.Meta.Scheduler
+	}
+	return cluster, scheduler, nil
+}
+
+// writeComparison prints cmp as JSON, CSV or (the default) Markdown.
+func writeComparison(c *cli.Context, cmp *reports.Comparison) error {
 	switch {
 	case c.Bool("json"):
 		return json.NewEncoder(c.App.Writer).Encode(cmp)
@@ -99,7 +124,7 @@ func runCompare(c *cli.Context) error {
 		_, err = c.App.Writer.Write(b)
 		return err
 	}
-	_, err = c.App.Writer.Write(cmp.Markdown())
+	_, err := c.App.Writer.Write(cmp.Markdown())
 	return err
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"github.com/ecotune/ecotune/docs/help"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -68,30 +69,19 @@ func runDaemon(c *cli.Context) error {
 			return fmt.Errorf("--exclude: %w", err)
 		}
 	}
-	switch p := c.String("log"); p {
-	case "":
-	case "-":
-		cfg.Log = c.App.Writer
-	default:
-		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	logw, closeLog, err := daemonLog(c)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	cfg.Log = logw
+	if addr := c.String("metrics"); addr != "" {
+		cfg.Metrics = daemon.NewMetrics()
+		stopMetrics, err := serveMetrics(addr, cfg.Metrics, cfg.Logf)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		cfg.Log = f
-	}
-	if addr := c.String("metrics"); addr != "" {
-		cfg.Metrics = daemon.NewMetrics()
-		ln, err := net.Listen("tcp", addr)
-		if err != nil {
-			return fmt.Errorf("--metrics: %w", err)
-		}
-		mux := http.NewServeMux()
-		mux.Handle("/metrics", cfg.Metrics.Handler())
-		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-		go srv.Serve(ln) //nolint:errcheck // ends with the process
-		defer srv.Close()
-		cfg.Logf("metrics at http://%s/metrics", ln.Addr())
+		defer stopMetrics()
 	}
 	d, err := daemon.New(cfg)
 	if err != nil {
@@ -109,4 +99,35 @@ func runDaemon(c *cli.Context) error {
 		cfg.Logf("stopped by signal after the current cycle")
 	}
 	return err
+}
+
+// daemonLog is where --log sends the decision log: nowhere (""), stdout
+// ("-") or a file appended to; close closes that file.
+func daemonLog(c *cli.Context) (w io.Writer, close func(), err error) {
+	switch p := c.String("log"); p {
+	case "":
+		return nil, func() {}, nil
+	case "-":
+		return c.App.Writer, func() {}, nil
+	default:
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			return nil, nil, err
+		}
+		return f, func() { f.Close() }, nil
+	}
+}
+
+// serveMetrics serves m at http://addr/metrics until stop is called.
+func serveMetrics(addr string, m *daemon.Metrics, logf func(string, ...any)) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", m.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln) //nolint:errcheck // ends with the process
+	logf("metrics at http://%s/metrics", ln.Addr())
+	return func() { srv.Close() }, nil
 }

@@ -1,12 +1,12 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"github.com/ecotune/ecotune/docs/help"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/ecotune/ecotune/datasets"
@@ -16,6 +16,7 @@ import (
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner"
 	"github.com/ecotune/ecotune/tuner/pick"
+	"github.com/ecotune/ecotune/tuner/progress"
 	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
 	"github.com/urfave/cli/v2"
@@ -84,22 +85,24 @@ func runTune(c *cli.Context) error {
 	if c.Bool("slurm") || slurmOnlyFlag(c) != "" {
 		return runTuneSlurm(c, o, t)
 	}
-	var progress *Progress
 	if !c.Bool("quiet") && !c.Bool("json") {
-		progress = NewProgress(c.App.ErrWriter, term.IsTerminal(int(os.Stderr.Fd())))
-		o.Monitor = progress
+		o.Monitor = progress.New(c.App.ErrWriter, term.IsTerminal(int(os.Stderr.Fd())))
 	}
 	ctx, stop := interruptContext(c.Context, c.App.ErrWriter)
 	defer stop()
-	if c.Int("windows") != 0 {
+	switch {
+	case c.Int("windows") != 0:
 		return runWindows(ctx, c, o, t)
-	}
-	if c.IsSet("seeds") {
+	case c.IsSet("seeds"):
 		return runSeeds(ctx, c, o, t)
-	}
-	if c.IsSet("policies") {
+	case c.IsSet("policies"):
 		return runPolicies(ctx, c, o, t)
 	}
+	return runSingle(ctx, c, o, t)
+}
+
+// runSingle is the plain `tune`: one search, its report and summary.
+func runSingle(ctx context.Context, c *cli.Context, o tuner.Options, t run.Target) error {
 	out, err := tuner.Tune(ctx, o, t)
 	if err != nil {
 		return err
@@ -118,26 +121,30 @@ func runTune(c *cli.Context) error {
 			return fmt.Errorf("tune: the run is in %s, but its report failed: %w", t.Dir, err)
 		}
 	}
-	if !c.Bool("json") {
-		warnInfeasible(c, out.Meta)
+	if c.Bool("json") {
+		return json.NewEncoder(c.App.Writer).Encode(out.Meta)
 	}
-	if !c.Bool("json") && !c.Bool("quiet") && out.Front != nil {
+	warnInfeasible(c, out.Meta)
+	if !c.Bool("quiet") && out.Front != nil {
 		// The summary goes to stderr beside the progress bar; stdout keeps
 		// the paths scripts read.
 		if err := reports.WriteTuneSummary(c.App.ErrWriter, t.Dir, out.Meta, out.Front, html); err != nil {
 			return err
 		}
 	}
-	if c.Bool("json") {
-		enc := json.NewEncoder(c.App.Writer)
-		return enc.Encode(out.Meta)
-	}
-	if _, err := fmt.Fprintln(c.App.Writer, t.Dir); err != nil {
+	return printPaths(c, t.Dir, html)
+}
+
+// printPaths prints the run directory and, if one was written, the
+// report's path: the lines scripts read on stdout.
+func printPaths(c *cli.Context, dir, html string) error {
+	if _, err := fmt.Fprintln(c.App.Writer, dir); err != nil {
 		return err
 	}
-	if html != "" {
-		_, err = fmt.Fprintln(c.App.Writer, html)
+	if html == "" {
+		return nil
 	}
+	_, err := fmt.Fprintln(c.App.Writer, html)
 	return err
 }
 
@@ -159,34 +166,16 @@ func warnInfeasible(c *cli.Context, m *tuner.RunMeta) {
 }
 
 // tuneOptions turns the flags into tuner.Options and the run's target.
+// The checks run in a fixed order, cheapest first: the modes' exclusions,
+// the search's limits (before the trace is read), then what the trace
+// and the files named bring.
 func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 	var o tuner.Options
 	var t run.Target
-	switch w := c.Int("windows"); {
-	case w < 0 || w == 1:
-		return o, t, fmt.Errorf("tune: --windows %d: rolling-origin validation needs at least 2 windows (0 turns it off; one window is the plain --train holdout)", w)
-	case c.IsSet("policies") && (c.IsSet("policy") || w != 0):
-		return o, t, fmt.Errorf("tune: --policies tunes each policy it names on one --train split: leave out --policy and --windows")
-	case c.IsSet("seeds") && !c.IsSet("policies"):
-		return o, t, fmt.Errorf("tune: --seeds repeats a --policies comparison once per seed: give --policies too (or --seed for one run)")
-	case c.IsSet("seeds") && c.IsSet("seed"):
-		return o, t, fmt.Errorf("tune: --seeds and --seed exclude each other: --seeds gives every seed of the comparison")
-	case c.IsSet("seeds") && (c.Bool("slurm") || slurmOnlyFlag(c) != ""):
-		return o, t, fmt.Errorf("tune: --seeds runs its comparisons in this process: leave out --slurm")
-	case w >= 2 && c.IsSet("train"):
-		return o, t, fmt.Errorf("tune: --train and --windows %d exclude each other: the windows fix the split (each trains on one of %d equal blocks of jobs and tests on the next)", w, w+1)
+	if err := checkTuneModes(c); err != nil {
+		return o, t, err
 	}
-	o.Settings = search.Settings{
-		Generations: c.Int("generations"),
-		Evaluations: c.Int("evaluations"),
-		Seed:        c.Int64("seed"),
-		Workers:     c.Int("workers"),
-	}
-	o.Method = search.NSGA2{
-		Population:     c.Int("population"),
-		Islands:        c.Int("islands"),
-		MigrationEvery: c.Int("migration"),
-	}
+	o.Settings, o.Method = searchFlags(c)
 	if err := search.CheckLimits(o.Settings, o.Method); err != nil { // before reading the trace
 		return o, t, fmt.Errorf("tune: %w", err)
 	}
@@ -194,75 +183,143 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 	if err != nil {
 		return o, t, err
 	}
+	if err := scoringFlags(c, &o); err != nil {
+		return o, t, err
+	}
+	o.Policy = c.String("policy")
+	o.Trace = tr
+	if t, err = tuneTarget(c, o); err != nil {
+		return o, t, err
+	}
+	if c.Int("windows") == 0 {
+		o.Split = run.Holdout(c.Float64("train"))
+	}
+	o.Sim = sim.Options{Scheduler: c.String("scheduler")}
+	o.ReactiveIsland = c.Bool("reactive-island")
+	o.NoScheduleRule = c.Bool("no-schedule-rule")
+	if err := pickFlags(c, &o); err != nil {
+		return o, t, err
+	}
+	if o.Robust, err = robustOptions(c); err != nil {
+		return o, t, err
+	}
+	return o, t, nil
+}
+
+// checkTuneModes refuses flags that exclude each other: the modes of tune
+// (single, --windows, --policies, --seeds, --slurm) and their companions.
+func checkTuneModes(c *cli.Context) error {
+	switch w := c.Int("windows"); {
+	case w < 0 || w == 1:
+		return fmt.Errorf("tune: --windows %d: rolling-origin validation needs at least 2 windows (0 turns it off; one window is the plain --train holdout)", w)
+	case c.IsSet("policies") && (c.IsSet("policy") || w != 0):
+		return fmt.Errorf("tune: --policies tunes each policy it names on one --train split: leave out --policy and --windows")
+	case c.IsSet("seeds") && !c.IsSet("policies"):
+		return fmt.Errorf("tune: --seeds repeats a --policies comparison once per seed: give --policies too (or --seed for one run)")
+	case c.IsSet("seeds") && c.IsSet("seed"):
+		return fmt.Errorf("tune: --seeds and --seed exclude each other: --seeds gives every seed of the comparison")
+	case c.IsSet("seeds") && (c.Bool("slurm") || slurmOnlyFlag(c) != ""):
+		return fmt.Errorf("tune: --seeds runs its comparisons in this process: leave out --slurm")
+	case w >= 2 && c.IsSet("train"):
+		return fmt.Errorf("tune: --train and --windows %d exclude each other: the windows fix the split (each trains on one of %d equal blocks of jobs and tests on the next)", w, w+1)
+	}
+	return nil
+}
+
+// searchFlags are the search's settings and method from the flags.
+func searchFlags(c *cli.Context) (search.Settings, search.NSGA2) {
+	return search.Settings{
+			Generations: c.Int("generations"),
+			Evaluations: c.Int("evaluations"),
+			Seed:        c.Int64("seed"),
+			Workers:     c.Int("workers"),
+		}, search.NSGA2{
+			Population:     c.Int("population"),
+			Islands:        c.Int("islands"),
+			MigrationEvery: c.Int("migration"),
+		}
+}
+
+// scoringFlags fills o's objectives, constraints, presets and cluster
+// from the flags, in that order.
+func scoringFlags(c *cli.Context, o *tuner.Options) error {
 	objs, err := scoring.ParseObjectives(c.String("objectives"))
 	if err != nil {
-		return o, t, err
+		return err
 	}
 	for _, s := range c.StringSlice("constraint") {
 		k, err := scoring.ParseConstraint(s)
 		if err != nil {
-			return o, t, err
+			return err
 		}
 		o.Constraints = append(o.Constraints, k)
 	}
 	for _, s := range c.StringSlice("preset") {
 		p, err := pick.ParsePreset(s)
 		if err != nil {
-			return o, t, err
+			return err
 		}
 		o.Presets = append(o.Presets, p)
 	}
 	if path := c.String("cluster"); path != "" {
 		cl, err := sim.LoadCluster(path)
 		if err != nil {
-			return o, t, err
+			return err
 		}
 		o.Cluster = &cl
 	}
-	o.Policy = c.String("policy")
-	o.Trace = tr
-	t.Provenance.Trace = traceName(c, tr)
+	o.Objectives = objs
+	return nil
+}
+
+// tuneTarget is where the run goes (-o, or a name made of the policy, the
+// trace and the seed under runs/) and its provenance.
+func tuneTarget(c *cli.Context, o tuner.Options) (run.Target, error) {
+	var t run.Target
+	t.Provenance.Trace = traceName(c, o.Trace)
 	if path := c.String("trace"); path != "" {
 		abs, err := filepath.Abs(path)
 		if err != nil {
-			return o, t, fmt.Errorf("tune: trace %s: %w", path, err)
+			return t, fmt.Errorf("tune: trace %s: %w", path, err)
 		}
 		t.Provenance.TraceFile, t.Provenance.TraceFormat, t.Provenance.TraceLenient = abs, c.String("format"), c.Bool("lenient")
 	}
-	if c.Int("windows") == 0 {
-		o.Split = run.Holdout(c.Float64("train"))
-	}
-	o.Sim = sim.Options{Scheduler: c.String("scheduler")}
-	o.Objectives = objs
 	t.Dir = c.String("output")
 	if t.Dir == "" {
-		name := o.Policy
-		if c.IsSet("policies") {
-			name = "policies"
-		}
-		t.Dir = filepath.Join("runs", fmt.Sprintf("%s-%s-seed%d", name, t.Provenance.Trace, o.Settings.Seed))
-		if c.IsSet("seeds") {
-			t.Dir = filepath.Join("runs", fmt.Sprintf("%s-%s-seeds%s", name, t.Provenance.Trace, strings.ReplaceAll(strings.ReplaceAll(c.String("seeds"), ",", "-"), " ", "")))
-		}
+		t.Dir = defaultRunDir(c, o, t.Provenance.Trace)
 	}
 	t.Resume, t.Force = c.Bool("resume"), c.Bool("force")
-	o.ReactiveIsland = c.Bool("reactive-island")
-	o.NoScheduleRule = c.Bool("no-schedule-rule")
-	if o.PickWindows = c.Int("pick-windows"); o.PickWindows < 0 {
-		return o, t, fmt.Errorf("tune: --pick-windows %d: need at least 1", o.PickWindows)
-	}
-	if o.PickLoads, err = pickLoads(c); err != nil {
-		return o, t, err
-	}
-	if o.PickAggregate = c.String("pick-window-aggregate"); pick.ValidPickAggregate(o.PickAggregate) != nil {
-		return o, t, fmt.Errorf("tune: --pick-window-aggregate %q: want median or mean", o.PickAggregate)
-	}
-	if o.Robust, err = robustOptions(c); err != nil {
-		return o, t, err
-	}
 	t.Provenance.Command = os.Args
 	t.Provenance.Version = version
-	return o, t, nil
+	return t, nil
+}
+
+// defaultRunDir is runs/POLICY-TRACE-seedS (POLICY "policies" with
+// --policies; -seedsA-B-... with --seeds).
+func defaultRunDir(c *cli.Context, o tuner.Options, trace string) string {
+	name := o.Policy
+	if c.IsSet("policies") {
+		name = "policies"
+	}
+	if c.IsSet("seeds") {
+		return filepath.Join("runs", fmt.Sprintf("%s-%s-seeds%s", name, trace, strings.ReplaceAll(strings.ReplaceAll(c.String("seeds"), ",", "-"), " ", "")))
+	}
+	return filepath.Join("runs", fmt.Sprintf("%s-%s-seed%d", name, trace, o.Settings.Seed))
+}
+
+// pickFlags fills o's pick-window and load checks from the flags.
+func pickFlags(c *cli.Context, o *tuner.Options) error {
+	if o.PickWindows = c.Int("pick-windows"); o.PickWindows < 0 {
+		return fmt.Errorf("tune: --pick-windows %d: need at least 1", o.PickWindows)
+	}
+	var err error
+	if o.PickLoads, err = pickLoads(c); err != nil {
+		return err
+	}
+	if o.PickAggregate = c.String("pick-window-aggregate"); pick.ValidPickAggregate(o.PickAggregate) != nil {
+		return fmt.Errorf("tune: --pick-window-aggregate %q: want median or mean", o.PickAggregate)
+	}
+	return nil
 }
 
 // robustOptions are the --robust flags' settings: none set, or
@@ -270,25 +327,43 @@ func tuneOptions(c *cli.Context) (tuner.Options, run.Target, error) {
 // flag starts from scoring.DefaultRobust and the flags given replace its
 // parts.
 func robustOptions(c *cli.Context) (scoring.Robust, error) {
-	names := []string{"robust-windows", "robust-replicas", "robust-jitter", "robust-aggregate", "robust-alpha", "robust-thin", "robust-relative"}
+	if on, err := robustRequested(c); err != nil || !on {
+		return scoring.Robust{}, err
+	}
+	r := scoring.DefaultRobust()
+	if err := robustParts(c, &r); err != nil {
+		return r, err
+	}
+	r, err := scoring.NormalizeRobust(r)
+	if err != nil {
+		return r, fmt.Errorf("tune: %w", err)
+	}
+	return r, nil
+}
+
+// robustRequested reports whether --robust or a --robust-* flag asks for
+// robust scoring; --robust=false beside --robust-* flags is an error.
+func robustRequested(c *cli.Context) (bool, error) {
 	parts := false
-	for _, n := range names {
+	for _, n := range []string{"robust-windows", "robust-replicas", "robust-jitter", "robust-aggregate", "robust-alpha", "robust-thin", "robust-relative"} {
 		parts = parts || c.IsSet(n)
 	}
 	if c.IsSet("robust") && !c.Bool("robust") {
 		if parts {
-			return scoring.Robust{}, fmt.Errorf("tune: --robust=false with --robust-* flags: leave out --robust=false")
+			return false, fmt.Errorf("tune: --robust=false with --robust-* flags: leave out --robust=false")
 		}
-		return scoring.Robust{}, nil
+		return false, nil
 	}
-	if !parts && !c.IsSet("robust") {
-		return scoring.Robust{}, nil
-	}
-	r := scoring.DefaultRobust()
+	return parts || c.IsSet("robust"), nil
+}
+
+// robustParts replaces r's parts that --robust-* flags give. Leaving out
+// the jitter with --robust-replicas 0, or the level with an aggregate
+// other than cvar, turns those off.
+func robustParts(c *cli.Context, r *scoring.Robust) error {
 	if c.IsSet("robust-windows") {
-		r.Windows = c.Int("robust-windows")
-		if r.Windows < 1 {
-			return r, fmt.Errorf("tune: --robust-windows %d: need at least 1", r.Windows)
+		if r.Windows = c.Int("robust-windows"); r.Windows < 1 {
+			return fmt.Errorf("tune: --robust-windows %d: need at least 1", r.Windows)
 		}
 	}
 	if c.IsSet("robust-replicas") {
@@ -310,11 +385,7 @@ func robustOptions(c *cli.Context) (scoring.Robust, error) {
 		r.Alpha = c.Float64("robust-alpha")
 	}
 	r.Thin, r.Relative = c.Float64("robust-thin"), c.Bool("robust-relative")
-	r, err := scoring.NormalizeRobust(r)
-	if err != nil {
-		return r, fmt.Errorf("tune: %w", err)
-	}
-	return r, nil
+	return nil
 }
 
 // traceName is the trace's short name: the file's base name without
@@ -354,16 +425,9 @@ func pickLoads(c *cli.Context) ([]float64, error) {
 	if !c.IsSet("pick-loads") {
 		return nil, nil
 	}
-	var out []float64
-	for _, f := range strings.Split(c.String("pick-loads"), ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil {
-			return nil, fmt.Errorf("tune: --pick-loads %q: %q is not a number", c.String("pick-loads"), f)
-		}
-		out = append(out, v)
-	}
-	if err := pick.ValidPickLoads(out); err != nil {
+	loads, err := pick.ParsePickLoads(c.String("pick-loads"))
+	if err != nil {
 		return nil, fmt.Errorf("tune: --pick-loads %q: %w", c.String("pick-loads"), err)
 	}
-	return out, nil
+	return loads, nil
 }

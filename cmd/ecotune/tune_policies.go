@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"strconv"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -19,19 +17,9 @@ import (
 
 // seedList parses --seeds: comma-separated whole numbers.
 func seedList(c *cli.Context) ([]int64, error) {
-	var seeds []int64
-	for _, f := range strings.Split(c.String("seeds"), ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		s, err := strconv.ParseInt(f, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("tune: --seeds %q: %q is not a whole number", c.String("seeds"), f)
-		}
-		seeds = append(seeds, s)
-	}
-	if len(seeds) == 0 {
-		return nil, fmt.Errorf("tune: --seeds %q: no seed", c.String("seeds"))
+	seeds, err := summary.ParseSeeds(c.String("seeds"))
+	if err != nil {
+		return nil, fmt.Errorf("tune: --seeds %q: %w", c.String("seeds"), err)
 	}
 	return seeds, nil
 }

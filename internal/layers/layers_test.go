@@ -53,9 +53,11 @@ var allowed = func() map[string][]string {
 		// Test problems for the search methods (ZDT, DTLZ): the search
 		// alone.
 		"tuner/search/testproblems": {"tuner/search"},
-		"reports":                   layer1to6,
-		"daemon":                    {"slurm", "policy", "fuzzy", "datasets", "sim", "objectives", "run"},
-		"serve":                     append(slices.Clone(layer1to6), "reports"),
+		// A search's progress on a terminal: the search's status alone.
+		"tuner/progress": {"tuner/search"},
+		"reports":        layer1to6,
+		"daemon":         {"slurm", "policy", "fuzzy", "datasets", "sim", "objectives", "run"},
+		"serve":          append(slices.Clone(layer1to6), "reports"),
 		// The commands' long help texts, embedded: no module package; no
 		// row above lists it, so only cmd imports it.
 		"docs/help":   nil,

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 
 	"github.com/ecotune/ecotune/datasets"
 	"github.com/ecotune/ecotune/objectives"
@@ -173,6 +175,23 @@ func DefaultPickLoads() []float64 { return []float64{0.9} }
 func thinRNG(seed int64, l int) *rand.Rand {
 	const thinStream = 0x7468696e00000000 // "thin"
 	return rand.New(rand.NewPCG(uint64(seed), search.SplitMix64(thinStream^uint64(l))))
+}
+
+// ParsePickLoads reads a comma-separated list of thinning fractions (the
+// --pick-loads flag) and checks it as ValidPickLoads does.
+func ParsePickLoads(list string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(list, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number", f)
+		}
+		out = append(out, v)
+	}
+	if err := ValidPickLoads(out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // ValidPickLoads checks thinning fractions: each in (0, 1), or the one

@@ -1,9 +1,12 @@
 package summary
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/ecotune/ecotune/tuner/scoring"
 )
@@ -190,4 +193,24 @@ func seedsPolicy(name string, per []PolicySummary, oracles []Pair, presets []str
 // WriteSeeds writes s as dir's seeds.json, atomically.
 func WriteSeeds(dir string, s *SeedsSummary) error {
 	return writeJSON(filepath.Join(dir, SeedsJSON), s)
+}
+
+// ParseSeeds reads a comma-separated list of whole numbers (the --seeds
+// flag): at least one.
+func ParseSeeds(list string) ([]int64, error) {
+	var seeds []int64
+	for _, f := range strings.Split(list, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		s, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a whole number", f)
+		}
+		seeds = append(seeds, s)
+	}
+	if len(seeds) == 0 {
+		return nil, errors.New("no seed")
+	}
+	return seeds, nil
 }

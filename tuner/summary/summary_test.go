@@ -134,3 +134,26 @@ func TestSeeds(t *testing.T) {
 		t.Errorf("interrupted at the first seed: %+v", cut)
 	}
 }
+
+func TestParseSeeds(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		want    []int64
+		wantErr string
+	}{
+		{"1", []int64{1}, ""},
+		{"1, 2,,3 ", []int64{1, 2, 3}, ""},
+		{"-4", []int64{-4}, ""},
+		{"1,x", nil, `"x" is not a whole number`},
+		{"1.5", nil, `"1.5" is not a whole number`},
+		{" , ", nil, "no seed"},
+	} {
+		got, err := ParseSeeds(tc.in)
+		switch {
+		case tc.wantErr != "" && (err == nil || err.Error() != tc.wantErr):
+			t.Errorf("ParseSeeds(%q) error %v, want %q", tc.in, err, tc.wantErr)
+		case tc.wantErr == "" && (err != nil || !slices.Equal(got, tc.want)):
+			t.Errorf("ParseSeeds(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package main
+package progress
 
 import (
 	"fmt"
@@ -10,12 +10,12 @@ import (
 	"github.com/schollz/progressbar/v3"
 )
 
-// Progress is a tuner.Monitor that shows a search's progress: on a
+// A Bar is a search recorder (tuner.Options.Monitor) that shows a search's progress: on a
 // terminal a bar with the generation, evaluations per second, the
 // hypervolume of the current front (the train split's, as Tune gives it)
 // and the time left; otherwise one plain line at most every few seconds
 // and at the end.
-type Progress struct {
+type Bar struct {
 	w        io.Writer
 	bar      *progressbar.ProgressBar
 	terminal bool
@@ -28,13 +28,13 @@ type Progress struct {
 // plainEvery is the least time between two plain progress lines.
 const plainEvery = 5 * time.Second
 
-// NewProgress writes progress to w, as a bar if terminal.
-func NewProgress(w io.Writer, terminal bool) *Progress {
-	return &Progress{w: w, terminal: terminal}
+// New writes progress to w, as a bar if terminal.
+func New(w io.Writer, terminal bool) *Bar {
+	return &Bar{w: w, terminal: terminal}
 }
 
 // Record implements Recorder.
-func (p *Progress) Record(s *search.Status) error {
+func (p *Bar) Record(s *search.Status) error {
 	now := time.Now()
 	if !p.seen {
 		p.seen, p.first, p.start = true, *s, now
@@ -62,7 +62,7 @@ func (p *Progress) Record(s *search.Status) error {
 }
 
 // line is the description: generation, rate, hypervolume, time left.
-func (p *Progress) line(s *search.Status, now time.Time) string {
+func (p *Bar) line(s *search.Status, now time.Time) string {
 	el := now.Sub(p.start).Seconds()
 	evals := s.Evaluations - p.first.Evaluations
 	gens := s.Generation - p.first.Generation
@@ -86,7 +86,7 @@ func (p *Progress) line(s *search.Status, now time.Time) string {
 
 // Done implements tuner.Monitor: it clears the bar; the next Record
 // starts a new one.
-func (p *Progress) Done() {
+func (p *Bar) Done() {
 	if p.bar != nil {
 		p.bar.Finish()
 	}
@@ -94,6 +94,6 @@ func (p *Progress) Done() {
 }
 
 // Note implements tuner.Monitor: a line between searches.
-func (p *Progress) Note(line string) {
+func (p *Bar) Note(line string) {
 	fmt.Fprint(p.w, line)
 }
