@@ -177,12 +177,14 @@ func (w *CheckpointWriter) Close() error {
 }
 
 // ReadCheckpoint reads the checkpoint of a run directory and checks it:
-// its version, its checksum and its cache's. An edited or corrupt file is
-// an error, never a silent resume; neither file is read through a
-// symbolic link.
+// its version, its checksum and its cache's, and every count it declares
+// against its bound before anything is allocated for it (checkCounts;
+// the search resuming it checks them against its settings). An edited or
+// corrupt file is an error, never a silent resume; neither file is read
+// through a symbolic link.
 func ReadCheckpoint(dir string) (*Checkpoint, error) {
 	path := filepath.Join(dir, CheckpointJSON)
-	b, err := readNoFollow(path, -1)
+	b, err := readNoFollow(path)
 	if err != nil {
 		return nil, err
 	}
@@ -201,8 +203,18 @@ func ReadCheckpoint(dir string) (*Checkpoint, error) {
 	if ck.Checksum != want {
 		return nil, fmt.Errorf("tuner: %s: checksum %.16s… does not match its contents (%.16s…): edited or corrupt", path, want, ck.Checksum)
 	}
-	if ck.Vars < 1 || ck.Objectives < 1 || ck.CacheEntries < 0 || ck.CacheEntries > 1<<32 {
-		return nil, fmt.Errorf("tuner: %s: %d variables, %d objectives, %d cache entries: not a checkpoint", path, ck.Vars, ck.Objectives, ck.CacheEntries)
+	cpath := filepath.Join(dir, CheckpointCache)
+	cf, err := atomicfile.OpenNoFollow(cpath, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("tuner: %w", err)
+	}
+	defer cf.Close()
+	fi, err := cf.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("tuner: %s: %w", cpath, err)
+	}
+	if err := ck.checkCounts(path, fi.Size()); err != nil {
+		return nil, err
 	}
 	for i, isl := range ck.Islands {
 		for j, m := range isl {
@@ -211,13 +223,12 @@ func ReadCheckpoint(dir string) (*Checkpoint, error) {
 			}
 		}
 	}
-	cpath := filepath.Join(dir, CheckpointCache)
-	buf, err := readNoFollow(cpath, int64(ck.CacheEntries)*recordSize(&ck))
-	if err != nil {
+	buf := make([]byte, int64(ck.CacheEntries)*recordSize(&ck)) // within the file's size (checkCounts)
+	if _, err := io.ReadFull(cf, buf); err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("tuner: %s: shorter than the %d records %s names", cpath, ck.CacheEntries, CheckpointJSON)
 		}
-		return nil, err
+		return nil, fmt.Errorf("tuner: %s: %w", cpath, err)
 	}
 	if sum := sha256.Sum256(buf); hex.EncodeToString(sum[:]) != ck.CacheSHA256 {
 		return nil, fmt.Errorf("tuner: %s: sha256 %x differs from the %s that %s records: edited or corrupt", cpath, sum[:8], ck.CacheSHA256[:min(16, len(ck.CacheSHA256))], CheckpointJSON)
@@ -226,26 +237,18 @@ func ReadCheckpoint(dir string) (*Checkpoint, error) {
 	return &ck, nil
 }
 
-// readNoFollow reads path, n bytes of it (all when n < 0), refusing a
-// symbolic link.
-func readNoFollow(path string, n int64) ([]byte, error) {
+// readNoFollow reads path, refusing a symbolic link.
+func readNoFollow(path string) ([]byte, error) {
 	f, err := atomicfile.OpenNoFollow(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, fmt.Errorf("tuner: %w", err)
 	}
 	defer f.Close()
-	if n < 0 {
-		b, err := io.ReadAll(f)
-		if err != nil {
-			return nil, fmt.Errorf("tuner: %s: %w", path, err)
-		}
-		return b, nil
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("tuner: %s: %w", path, err)
 	}
-	buf := make([]byte, n)
-	if _, err := io.ReadFull(f, buf); err != nil {
-		return nil, err
-	}
-	return buf, nil
+	return b, nil
 }
 
 // recordSize is the bytes of one cache record.
