@@ -125,13 +125,16 @@ func (p *Plan) settingsFields() rundir.Fingerprint {
 // with t.Force the islands of an earlier plan there (checkpoints,
 // migrants, statuses) are removed.
 func WritePlan(p *Plan, t rundir.Target) error {
-	if err := t.Prepare(); err != nil {
+	if err := startKind(t, KindIslands); err != nil {
 		return err
 	}
 	if t.Force {
 		if err := os.RemoveAll(filepath.Join(t.Dir, IslandsDir)); err != nil {
 			return fmt.Errorf("tuner: %w", err)
 		}
+	}
+	if _, err := subDir(t.Dir, IslandsDir); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(filepath.Join(t.Dir, IslandsDir), 0o777); err != nil {
 		return fmt.Errorf("tuner: %w", err)
@@ -141,6 +144,9 @@ func WritePlan(p *Plan, t rundir.Target) error {
 
 // ReadPlan reads dir's plan.json and checks its fingerprint.
 func ReadPlan(dir string) (*Plan, error) {
+	if err := checkKind("tune island/merge", dir, KindIslands); err != nil {
+		return nil, err
+	}
 	path := filepath.Join(dir, PlanFile)
 	var p Plan
 	if err := rundir.ReadJSON(path, &p); err != nil {
@@ -266,7 +272,10 @@ func TuneIsland(ctx context.Context, p *Plan, o Options, dir string, i int, moni
 	if i < 0 || i >= p.Islands {
 		return nil, fmt.Errorf("tuner: --index %d: the plan in %s has islands 0..%d", i, dir, p.Islands-1)
 	}
-	idir := IslandDir(dir, i)
+	idir, err := subDir(dir, IslandsDir+"/"+filepath.Base(IslandDir(dir, i)))
+	if err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(idir, 0o777); err != nil {
 		return nil, fmt.Errorf("tuner: %w", err)
 	}
@@ -344,7 +353,11 @@ func Merge(ctx context.Context, p *Plan, o Options, dir string) (*Outcome, error
 	var missing []rundir.MissingIsland
 	skipped := map[int][]string{}
 	for i := range p.Islands {
-		ck, err := search.ReadCheckpoint(IslandDir(dir, i))
+		idir, err := subDir(dir, IslandsDir+"/"+filepath.Base(IslandDir(dir, i)))
+		if err != nil {
+			return nil, err
+		}
+		ck, err := search.ReadCheckpoint(idir)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			missing = append(missing, rundir.MissingIsland{Island: i, Reason: "never ran (no checkpoint)"})

@@ -139,7 +139,7 @@ func TuneWindows(ctx context.Context, o Options, t rundir.Target, windows int) (
 	if err != nil {
 		return nil, err
 	}
-	if err := t.Prepare(); err != nil {
+	if err := startKind(t, KindWindows); err != nil {
 		return nil, err
 	}
 	out := &WindowsOutcome{}
@@ -186,7 +186,10 @@ func tuneWindow(ctx context.Context, o Options, t rundir.Target, k, windows int,
 	wo := o
 	wo.Split = rundir.ByJobs(bounds[k-1], bounds[k], bounds[k+1])
 	wt := t
-	wt.Dir = filepath.Join(t.Dir, WindowDir(k))
+	var err error
+	if wt.Dir, err = subDir(t.Dir, WindowDir(k)); err != nil {
+		return nil, err
+	}
 	wo.Settings.Recorders = slices.Clip(o.Settings.Recorders)
 	if t.Resume {
 		resume, meta, _, err := resumeRun(wo, wt.Dir)

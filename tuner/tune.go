@@ -114,7 +114,7 @@ func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	su, err := newSetup(ctx, o, t.Prepare)
+	su, err := newSetup(ctx, o, func() error { return startKind(t, KindSingle) })
 	if err != nil {
 		return nil, err
 	}
