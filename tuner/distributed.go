@@ -368,6 +368,9 @@ func Merge(ctx context.Context, p *Plan, o Options, dir string) (*Outcome, error
 		if err := rundir.Check(ck.Source(), ck.Fields, search.IslandFingerprint(su.prob, su.s, su.m, i)); err != nil {
 			return nil, fmt.Errorf("tuner: %w", err)
 		}
+		if err := ck.CheckIsland(p.Generations, p.Population); err != nil {
+			return nil, err
+		}
 		cks[i] = ck
 		if ck.Generation < p.Generations {
 			missing = append(missing, rundir.MissingIsland{Island: i, Reason: fmt.Sprintf("stopped after generation %d of %d", ck.Generation, p.Generations)})

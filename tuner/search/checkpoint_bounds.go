@@ -57,3 +57,22 @@ func (ck *Checkpoint) checkRun(s config, vars, objectives, islands int) error {
 	}
 	return nil
 }
+
+// CheckIsland checks the checkpoint of an island run apart (MinimizeIsland)
+// against its plan before a merge uses it: its generation within
+// [0, generations], at most one island, of population members.
+func (ck *Checkpoint) CheckIsland(generations, population int) error {
+	src := ck.Source()
+	switch {
+	case ck.Generation < 0 || ck.Generation > generations:
+		return fmt.Errorf("tuner: %s: generation %d: not within 0..%d, the run's generations", src, ck.Generation, generations)
+	case len(ck.Islands) > 1:
+		return fmt.Errorf("tuner: %s: %d islands; an island's checkpoint has one", src, len(ck.Islands))
+	}
+	for i, isl := range ck.Islands {
+		if len(isl) != population {
+			return fmt.Errorf("tuner: %s: island %d has %d members; the run's population is %d", src, i, len(isl), population)
+		}
+	}
+	return nil
+}

@@ -117,3 +117,40 @@ func TestForgedCheckpointCounts(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckIsland: an island's checkpoint is checked against its plan
+// before a merge uses it: generation, islands and population.
+func TestCheckIsland(t *testing.T) {
+	dir := t.TempDir()
+	ckw := &search.CheckpointWriter{Dir: dir}
+	s := flat{Population: 8, Generations: 2, Islands: 1, Seed: 1, Recorders: []search.Recorder{ckw}}
+	if _, err := minimize(context.Background(), testproblems.ZDT1(), s); err != nil {
+		t.Fatal(err)
+	}
+	ckw.Close()
+	for _, tc := range []struct {
+		name                    string
+		edit                    func(ck map[string]any)
+		generations, population int
+		want                    string
+	}{
+		{"as planned", func(map[string]any) {}, 2, 8, ""},
+		{"generation beyond", func(ck map[string]any) { ck["generation"] = 1000000 }, 2, 8, "generation 1000000"},
+		{"other population", func(map[string]any) {}, 2, 9, "has 8 members; the run's population is 9"},
+		{"two islands", func(ck map[string]any) { isl := ck["islands"].([]any); ck["islands"] = append(isl, isl[0]) }, 2, 8, "2 islands"},
+	} {
+		forge(t, dir, tc.edit)
+		ck, err := search.ReadCheckpoint(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = ck.CheckIsland(tc.generations, tc.population)
+		if (tc.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+		forge(t, dir, func(ck map[string]any) { // undo
+			ck["generation"] = 2
+			ck["islands"] = ck["islands"].([]any)[:1]
+		})
+	}
+}
