@@ -272,14 +272,12 @@ func TuneIsland(ctx context.Context, p *Plan, o Options, dir string, i int, moni
 	if i < 0 || i >= p.Islands {
 		return nil, fmt.Errorf("tuner: --index %d: the plan in %s has islands 0..%d", i, dir, p.Islands-1)
 	}
-	idir, err := subDir(dir, IslandsDir+"/"+filepath.Base(IslandDir(dir, i)))
+	iroot, err := islandRoot(dir, i, true)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(idir, 0o777); err != nil {
-		return nil, fmt.Errorf("tuner: %w", err)
-	}
-	if _, err := atomicfile.RemoveStale(idir); err != nil {
+	defer iroot.Close()
+	if _, err := iroot.RemoveStale(); err != nil {
 		return nil, fmt.Errorf("tuner: %w", err)
 	}
 	su, err := newSetup(ctx, o, nil)
@@ -299,13 +297,13 @@ func TuneIsland(ctx context.Context, p *Plan, o Options, dir string, i int, moni
 	if err := ex.Beat(bctx, i); err != nil {
 		return nil, err
 	}
-	ckw := &search.CheckpointWriter{Dir: idir}
+	ckw := &search.CheckpointWriter{Dir: iroot.Path(), Root: iroot.OS()}
 	defer ckw.Close()
 	s.Recorders = append(slices.Clip(s.Recorders), ckw, search.RecorderFunc(func(rs *search.Status) error {
 		st.Generation, st.Evaluations = rs.Generation, rs.Evaluations
 		st.Hypervolume = frontHypervolume(su.norm, rs.Front)
 		st.Skipped = append(st.Skipped, ex.takeSkipped()...)
-		return rundir.WriteJSON(filepath.Join(idir, StatusFile), st)
+		return iroot.WriteJSON(StatusFile, st)
 	}))
 	if monitor != nil {
 		s.Recorders = append(s.Recorders, search.RecorderFunc(func(rs *search.Status) error {
@@ -313,8 +311,8 @@ func TuneIsland(ctx context.Context, p *Plan, o Options, dir string, i int, moni
 			return monitor.Record(rs)
 		}))
 	}
-	if _, err := os.Stat(filepath.Join(idir, CheckpointJSON)); err == nil {
-		if s.Resume, err = search.ReadCheckpoint(idir); err != nil {
+	if _, err := iroot.Lstat(CheckpointJSON); err == nil {
+		if s.Resume, err = search.ReadCheckpointIn(iroot.OS()); err != nil {
 			return nil, err
 		}
 	}
@@ -327,7 +325,7 @@ func TuneIsland(ctx context.Context, p *Plan, o Options, dir string, i int, moni
 	}
 	st.Done, st.Interrupted = !res.Interrupted, res.Interrupted
 	st.Skipped = append(st.Skipped, ex.takeSkipped()...)
-	if err := rundir.WriteJSON(filepath.Join(idir, StatusFile), st); err != nil {
+	if err := iroot.WriteJSON(StatusFile, st); err != nil {
 		return nil, err
 	}
 	return &st, nil
@@ -353,11 +351,7 @@ func Merge(ctx context.Context, p *Plan, o Options, dir string) (*Outcome, error
 	var missing []rundir.MissingIsland
 	skipped := map[int][]string{}
 	for i := range p.Islands {
-		idir, err := subDir(dir, IslandsDir+"/"+filepath.Base(IslandDir(dir, i)))
-		if err != nil {
-			return nil, err
-		}
-		ck, err := search.ReadCheckpoint(idir)
+		ck, err := readIslandCheckpoint(dir, i)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			missing = append(missing, rundir.MissingIsland{Island: i, Reason: "never ran (no checkpoint)"})

@@ -12,7 +12,6 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"path/filepath"
 
 	"github.com/ecotune/ecotune/internal/atomicfile"
 	"github.com/ecotune/ecotune/internal/fingerprint"
@@ -76,9 +75,12 @@ func (ck *Checkpoint) Path() string { return ck.path }
 // every generation: it appends the generation's new candidates to
 // checkpoint.cache, syncs it, then replaces checkpoint.json atomically. A
 // crash at any point leaves the previous or the new checkpoint whole.
-// Neither file is written through a symbolic link planted in Dir.
+// Neither file is written through a symbolic link planted in Dir; with
+// Root set (Dir's directory opened as an os.Root) both are written
+// through it, and nothing outside it.
 type CheckpointWriter struct {
 	Dir   string
+	Root  *os.Root
 	cache *os.File
 	hash  hash.Hash // of the records in cache so far
 }
@@ -106,29 +108,29 @@ func (w *CheckpointWriter) Record(s *Status) error {
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(filepath.Join(w.Dir, CheckpointJSON), b, atomicfile.Options{}); err != nil {
-		return fmt.Errorf("tuner: writing %s: %w", filepath.Join(w.Dir, CheckpointJSON), err)
-	}
-	return nil
+	return w.files().writeFile(CheckpointJSON, b)
 }
+
+func (w *CheckpointWriter) files() ckFiles { return ckFiles{dir: w.Dir, root: w.Root} }
 
 // open opens checkpoint.cache at the first record: a fresh run starts a
 // new file (a link planted there is removed, not followed); a resumed one
 // keeps the records its checkpoint names, dropping those a crash left
 // behind, and hashes them.
 func (w *CheckpointWriter) open(ck *Checkpoint, s *Status) error {
-	path := filepath.Join(w.Dir, CheckpointCache)
+	d := w.files()
+	path := d.path(CheckpointCache)
 	keep := int64(ck.CacheEntries-len(s.Fresh)) * recordSize(ck)
 	w.hash = sha256.New()
 	var f *os.File
 	var err error
 	if keep == 0 {
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := d.remove(CheckpointCache); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		f, err = atomicfile.OpenNoFollow(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, atomicfile.Perm)
+		f, err = d.open(CheckpointCache, os.O_RDWR|os.O_CREATE|os.O_EXCL, atomicfile.Perm)
 	} else {
-		f, err = atomicfile.OpenNoFollow(path, os.O_RDWR, 0)
+		f, err = d.open(CheckpointCache, os.O_RDWR, 0)
 	}
 	if err != nil {
 		return err
@@ -183,8 +185,12 @@ func (w *CheckpointWriter) Close() error {
 // corrupt file is an error, never a silent resume; neither file is read
 // through a symbolic link.
 func ReadCheckpoint(dir string) (*Checkpoint, error) {
-	path := filepath.Join(dir, CheckpointJSON)
-	b, err := readNoFollow(path)
+	return readCheckpoint(ckFiles{dir: dir})
+}
+
+func readCheckpoint(d ckFiles) (*Checkpoint, error) {
+	path := d.path(CheckpointJSON)
+	b, err := d.readAll(CheckpointJSON)
 	if err != nil {
 		return nil, err
 	}
@@ -203,8 +209,8 @@ func ReadCheckpoint(dir string) (*Checkpoint, error) {
 	if ck.Checksum != want {
 		return nil, fmt.Errorf("tuner: %s: checksum %.16s… does not match its contents (%.16s…): edited or corrupt", path, want, ck.Checksum)
 	}
-	cpath := filepath.Join(dir, CheckpointCache)
-	cf, err := atomicfile.OpenNoFollow(cpath, os.O_RDONLY, 0)
+	cpath := d.path(CheckpointCache)
+	cf, err := d.open(CheckpointCache, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, fmt.Errorf("tuner: %w", err)
 	}
@@ -235,20 +241,6 @@ func ReadCheckpoint(dir string) (*Checkpoint, error) {
 	}
 	ck.Cache = decodeRecords(buf, ck.CacheEntries, ck.Vars, ck.Objectives)
 	return &ck, nil
-}
-
-// readNoFollow reads path, refusing a symbolic link.
-func readNoFollow(path string) ([]byte, error) {
-	f, err := atomicfile.OpenNoFollow(path, os.O_RDONLY, 0)
-	if err != nil {
-		return nil, fmt.Errorf("tuner: %w", err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(f)
-	if err != nil {
-		return nil, fmt.Errorf("tuner: %s: %w", path, err)
-	}
-	return b, nil
 }
 
 // recordSize is the bytes of one cache record.
