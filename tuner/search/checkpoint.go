@@ -219,7 +219,7 @@ func readCheckpoint(d ckFiles) (*Checkpoint, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tuner: %s: %w", cpath, err)
 	}
-	if err := ck.checkCounts(path, fi.Size()); err != nil {
+	if err := ck.checkCounts(path, cpath, fi.Size()); err != nil {
 		return nil, err
 	}
 	for i, isl := range ck.Islands {

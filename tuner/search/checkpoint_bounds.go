@@ -13,7 +13,7 @@ const maxCheckpointWidth = 1 << 16
 // before anything is allocated for them: each non-negative and within
 // its bound, its cache entries within its evaluations and within the
 // cacheBytes the cache file holds.
-func (ck *Checkpoint) checkCounts(path string, cacheBytes int64) error {
+func (ck *Checkpoint) checkCounts(path, cpath string, cacheBytes int64) error {
 	switch {
 	case ck.Vars < 1 || ck.Vars > maxCheckpointWidth:
 		return fmt.Errorf("tuner: %s: vars %d: not within 1..%d", path, ck.Vars, maxCheckpointWidth)
@@ -27,7 +27,7 @@ func (ck *Checkpoint) checkCounts(path string, cacheBytes int64) error {
 		return fmt.Errorf("tuner: %s: cache_entries %d: not within 0..%d (its evaluations)", path, ck.CacheEntries, ck.Evaluations)
 	}
 	if n := int64(ck.CacheEntries); n > cacheBytes/recordSize(ck) {
-		return fmt.Errorf("tuner: %s: cache_entries %d: %s holds %d bytes, %d records of %d bytes at most", path, ck.CacheEntries, CheckpointCache, cacheBytes, cacheBytes/recordSize(ck), recordSize(ck))
+		return fmt.Errorf("tuner: %s: shorter than the %d records (cache_entries) %s names: %d bytes, %d records of %d bytes at most", cpath, ck.CacheEntries, path, cacheBytes, cacheBytes/recordSize(ck), recordSize(ck))
 	}
 	return nil
 }
