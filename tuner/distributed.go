@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/ecotune/ecotune/datasets"
-	"github.com/ecotune/ecotune/internal/atomicfile"
 	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner/pick"
@@ -470,16 +469,12 @@ func (x *FileExchange) EpochPath(gen, island int) string {
 
 // Migrate implements Exchange.
 func (x *FileExchange) Migrate(ctx context.Context, gen, island int, pop []search.Member, want []int) (map[int][]search.Member, error) {
-	path := x.EpochPath(gen, island)
-	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-		return nil, fmt.Errorf("tuner: %w", err)
-	}
 	b, err := json.Marshal(migrants{Fingerprint: x.Fingerprint, Generation: gen, Island: island, Members: pop})
 	if err != nil {
 		return nil, fmt.Errorf("tuner: migrants: %w", err)
 	}
-	if err := atomicfile.WriteFile(path, append(b, '\n'), atomicfile.Options{}); err != nil {
-		return nil, fmt.Errorf("tuner: writing %s: %w", path, err)
+	if err := x.writeMigrants(gen, island, append(b, '\n')); err != nil {
+		return nil, err
 	}
 	poll := x.Poll
 	if poll <= 0 {
@@ -594,7 +589,7 @@ func (x *FileExchange) Beat(ctx context.Context, island int) error {
 // read reads island j's migrants of generation gen, if they are there.
 func (x *FileExchange) read(gen, j int) ([]search.Member, bool, error) {
 	path := x.EpochPath(gen, j)
-	b, err := os.ReadFile(path)
+	b, err := x.readMigrants(gen, j)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}

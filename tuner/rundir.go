@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/ecotune/ecotune/internal/atomicfile"
 	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/tuner/search"
 )
@@ -58,4 +59,45 @@ func readIslandCheckpoint(dir string, i int) (*search.Checkpoint, error) {
 	}
 	defer r.Close()
 	return search.ReadCheckpointIn(r.OS())
+}
+
+// epochDir is the directory of the migrants of generation gen's
+// migration, beneath the run directory.
+func (x *FileExchange) epochDir(gen int) string {
+	return IslandsDir + "/" + filepath.Base(filepath.Dir(x.EpochPath(gen, 0)))
+}
+
+// writeMigrants writes island's migrants file of generation gen
+// atomically through the run directory opened as a root, creating the
+// epoch's directory; a symbolic link at islands/ or at the epoch's
+// directory is refused.
+func (x *FileExchange) writeMigrants(gen, island int, b []byte) error {
+	r, err := rundir.OpenRoot(x.Dir)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	ep, err := r.MkSub(x.epochDir(gen))
+	if err != nil {
+		return err
+	}
+	defer ep.Close()
+	return ep.WriteFile(filepath.Base(x.EpochPath(gen, island)), b, atomicfile.Options{})
+}
+
+// readMigrants reads island's migrants file of generation gen through
+// the run directory opened as a root, refusing a symbolic link; a file
+// not there yet is an error that is fs.ErrNotExist.
+func (x *FileExchange) readMigrants(gen, island int) ([]byte, error) {
+	r, err := rundir.OpenRoot(x.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	ep, err := r.Sub(x.epochDir(gen))
+	if err != nil {
+		return nil, err
+	}
+	defer ep.Close()
+	return ep.ReadFile(filepath.Base(x.EpochPath(gen, island)))
 }
