@@ -143,7 +143,7 @@ func WritePlan(p *Plan, t rundir.Target) error {
 
 // ReadPlan reads dir's plan.json and checks its fingerprint.
 func ReadPlan(dir string) (*Plan, error) {
-	if err := checkKind("tune island/merge", dir, KindIslands); err != nil {
+	if err := checkKind("tuner", dir, KindIslands); err != nil {
 		return nil, err
 	}
 	path := filepath.Join(dir, PlanFile)
