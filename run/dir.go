@@ -153,7 +153,8 @@ func WriteJSON(path string, v any) error {
 
 // Save writes front.json, front.csv, front.parquet and run.json into dir,
 // each atomically (a symbolic link planted at one is replaced, never
-// followed), run.json last.
+// followed), run.json last, recording front.json's SHA-256 in it
+// (m.FrontSHA256).
 func Save(dir string, m *Manifest, f *Front) error {
 	r, err := OpenRoot(dir)
 	if err != nil {
@@ -166,9 +167,15 @@ func Save(dir string, m *Manifest, f *Front) error {
 // Save writes front.json, front.csv, front.parquet and run.json into the
 // run directory r, as Save does.
 func (r *Root) Save(m *Manifest, f *Front) error {
-	if err := r.WriteJSON(FrontJSON, f); err != nil {
+	b, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return fmt.Errorf("run: %s: %w", FrontJSON, err)
+	}
+	b = append(b, '\n') // as WriteJSON writes it
+	if err := r.WriteFile(FrontJSON, b, atomicfile.Options{}); err != nil {
 		return err
 	}
+	m.FrontSHA256 = frontSum(b)
 	cols, rows, err := FlatFront(f)
 	if err != nil {
 		return err

@@ -192,6 +192,10 @@ type Manifest struct {
 	// split: the front's and the references' train scores are then the
 	// aggregate of those replays (tuner.Robust), the test scores plain.
 	Robust *Robust `json:"robust,omitempty"`
+	// FrontSHA256 is the SHA-256 of front.json as Save wrote it: export
+	// refuses a front.json that does not match it (CheckFrontSum). Runs
+	// written before it have none.
+	FrontSHA256 string `json:"front_sha256,omitempty"`
 }
 
 // MissingIsland is an island of a distributed run that did not take its

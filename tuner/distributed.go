@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/ecotune/ecotune/datasets"
-	"github.com/ecotune/ecotune/internal/atomicfile"
 	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
 	"github.com/ecotune/ecotune/tuner/pick"
@@ -124,13 +123,16 @@ func (p *Plan) settingsFields() rundir.Fingerprint {
 // with t.Force the islands of an earlier plan there (checkpoints,
 // migrants, statuses) are removed.
 func WritePlan(p *Plan, t rundir.Target) error {
-	if err := t.Prepare(); err != nil {
+	if err := startKind(t, KindIslands); err != nil {
 		return err
 	}
 	if t.Force {
 		if err := os.RemoveAll(filepath.Join(t.Dir, IslandsDir)); err != nil {
 			return fmt.Errorf("tuner: %w", err)
 		}
+	}
+	if _, err := subDir(t.Dir, IslandsDir); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(filepath.Join(t.Dir, IslandsDir), 0o777); err != nil {
 		return fmt.Errorf("tuner: %w", err)
@@ -140,6 +142,9 @@ func WritePlan(p *Plan, t rundir.Target) error {
 
 // ReadPlan reads dir's plan.json and checks its fingerprint.
 func ReadPlan(dir string) (*Plan, error) {
+	if err := checkKind("tuner", dir, KindIslands); err != nil {
+		return nil, err
+	}
 	path := filepath.Join(dir, PlanFile)
 	var p Plan
 	if err := rundir.ReadJSON(path, &p); err != nil {
@@ -258,11 +263,12 @@ func TuneIsland(ctx context.Context, p *Plan, o Options, dir string, i int, moni
 	if i < 0 || i >= p.Islands {
 		return nil, fmt.Errorf("tuner: --index %d: the plan in %s has islands 0..%d", i, dir, p.Islands-1)
 	}
-	idir := IslandDir(dir, i)
-	if err := os.MkdirAll(idir, 0o777); err != nil {
-		return nil, fmt.Errorf("tuner: %w", err)
+	iroot, err := islandRoot(dir, i, true)
+	if err != nil {
+		return nil, err
 	}
-	if _, err := atomicfile.RemoveStale(idir); err != nil {
+	defer iroot.Close()
+	if _, err := iroot.RemoveStale(); err != nil {
 		return nil, fmt.Errorf("tuner: %w", err)
 	}
 	su, err := newSetup(ctx, o, nil)
@@ -282,13 +288,13 @@ func TuneIsland(ctx context.Context, p *Plan, o Options, dir string, i int, moni
 	if err := ex.Beat(bctx, i); err != nil {
 		return nil, err
 	}
-	ckw := &search.CheckpointWriter{Dir: idir}
+	ckw := &search.CheckpointWriter{Dir: iroot.Path(), Root: iroot.OS()}
 	defer ckw.Close()
 	s.Recorders = append(slices.Clip(s.Recorders), ckw, search.RecorderFunc(func(rs *search.Status) error {
 		st.Generation, st.Evaluations = rs.Generation, rs.Evaluations
 		st.Hypervolume = frontHypervolume(su.norm, rs.Front)
 		st.Skipped = append(st.Skipped, ex.TakeSkipped()...)
-		return rundir.WriteJSON(filepath.Join(idir, StatusFile), st)
+		return iroot.WriteJSON(StatusFile, st)
 	}))
 	if monitor != nil {
 		s.Recorders = append(s.Recorders, search.RecorderFunc(func(rs *search.Status) error {
@@ -296,8 +302,8 @@ func TuneIsland(ctx context.Context, p *Plan, o Options, dir string, i int, moni
 			return monitor.Record(rs)
 		}))
 	}
-	if _, err := os.Stat(filepath.Join(idir, CheckpointJSON)); err == nil {
-		if s.Resume, err = search.ReadCheckpoint(idir); err != nil {
+	if _, err := iroot.Lstat(CheckpointJSON); err == nil {
+		if s.Resume, err = search.ReadCheckpointIn(iroot.OS()); err != nil {
 			return nil, err
 		}
 	}
@@ -310,7 +316,7 @@ func TuneIsland(ctx context.Context, p *Plan, o Options, dir string, i int, moni
 	}
 	st.Done, st.Interrupted = !res.Interrupted, res.Interrupted
 	st.Skipped = append(st.Skipped, ex.TakeSkipped()...)
-	if err := rundir.WriteJSON(filepath.Join(idir, StatusFile), st); err != nil {
+	if err := iroot.WriteJSON(StatusFile, st); err != nil {
 		return nil, err
 	}
 	return &st, nil
@@ -336,7 +342,7 @@ func Merge(ctx context.Context, p *Plan, o Options, dir string) (*Outcome, error
 	var missing []rundir.MissingIsland
 	skipped := map[int][]string{}
 	for i := range p.Islands {
-		ck, err := search.ReadCheckpoint(IslandDir(dir, i))
+		ck, err := readIslandCheckpoint(dir, i)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			missing = append(missing, rundir.MissingIsland{Island: i, Reason: "never ran (no checkpoint)"})
@@ -346,6 +352,9 @@ func Merge(ctx context.Context, p *Plan, o Options, dir string) (*Outcome, error
 		}
 		if err := rundir.Check(ck.Source(), ck.Fields, search.IslandFingerprint(su.prob, su.s, su.m, i)); err != nil {
 			return nil, fmt.Errorf("tuner: %w", err)
+		}
+		if err := ck.CheckIsland(p.Generations, p.Population); err != nil {
+			return nil, err
 		}
 		cks[i] = ck
 		if ck.Generation < p.Generations {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 
 	"github.com/ecotune/ecotune/policy"
@@ -28,7 +27,7 @@ func TunePolicies(ctx context.Context, o Options, t rundir.Target, policies []st
 	if t.Dir == "" {
 		return nil, errors.New("tuner: no run directory")
 	}
-	if err := t.Prepare(); err != nil {
+	if err := startKind(t, KindPolicies); err != nil {
 		return nil, err
 	}
 	var metas []*RunMeta
@@ -38,12 +37,14 @@ func TunePolicies(ctx context.Context, o Options, t rundir.Target, policies []st
 		po, pt := o, t
 		po.Policy = p
 		po.Settings.Recorders = slices.Clip(o.Settings.Recorders)
-		pt.Dir = filepath.Join(t.Dir, p)
+		var err error
+		if pt.Dir, err = subDir(t.Dir, p); err != nil {
+			return nil, err
+		}
 		var meta *RunMeta
 		var front *Front
 		pt.Force = true // the parent was checked: empty, or --force
 		if t.Resume {
-			var err error
 			if pt.Resume, meta, front, err = resumeRun(po, pt.Dir); err != nil {
 				return nil, err
 			}

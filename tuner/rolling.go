@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 
 	rundir "github.com/ecotune/ecotune/run"
@@ -53,7 +52,7 @@ func TuneWindows(ctx context.Context, o Options, t rundir.Target, windows int) (
 	if err != nil {
 		return nil, err
 	}
-	if err := t.Prepare(); err != nil {
+	if err := startKind(t, KindWindows); err != nil {
 		return nil, err
 	}
 	out := &WindowsOutcome{}
@@ -98,7 +97,10 @@ func tuneWindow(ctx context.Context, o Options, t rundir.Target, k, windows int,
 	wo := o
 	wo.Split = rundir.ByJobs(bounds[k-1], bounds[k], bounds[k+1])
 	wt := t
-	wt.Dir = filepath.Join(t.Dir, summary.WindowDir(k))
+	var err error
+	if wt.Dir, err = subDir(t.Dir, summary.WindowDir(k)); err != nil {
+		return nil, err
+	}
 	wo.Settings.Recorders = slices.Clip(o.Settings.Recorders)
 	if t.Resume {
 		resume, meta, _, err := resumeRun(wo, wt.Dir)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 
 	rundir "github.com/ecotune/ecotune/run"
@@ -32,7 +31,7 @@ func TuneSeeds(ctx context.Context, o Options, t rundir.Target, policies []strin
 			return nil, fmt.Errorf("tuner: seed %d named twice", s)
 		}
 	}
-	if err := t.Prepare(); err != nil {
+	if err := startKind(t, KindSeeds); err != nil {
 		return nil, err
 	}
 	var runs []*summary.PoliciesSummary
@@ -41,7 +40,10 @@ func TuneSeeds(ctx context.Context, o Options, t rundir.Target, policies []strin
 		so, st := o, t
 		so.Settings.Seed = seed
 		so.Settings.Recorders = slices.Clip(o.Settings.Recorders)
-		st.Dir = filepath.Join(t.Dir, summary.SeedDir(seed))
+		var err error
+		if st.Dir, err = subDir(t.Dir, summary.SeedDir(seed)); err != nil {
+			return nil, err
+		}
 		st.Force = true // the parent was checked: empty, or --force
 		if _, err := os.Stat(st.Dir); t.Resume && errors.Is(err, os.ErrNotExist) {
 			st.Resume = false // not started yet

@@ -110,13 +110,18 @@ func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	su, err := newSetup(ctx, o, t.Prepare)
+	su, err := newSetup(ctx, o, func() error { return startKind(t, KindSingle) })
 	if err != nil {
 		return nil, err
 	}
 	defer su.scorer.Close()
 	prob, norm, refs, train, test, scorer, s := su.prob, su.norm, su.refs, su.train, su.test, su.scorer, su.s
-	ckw := &search.CheckpointWriter{Dir: t.Dir}
+	root, err := rundir.OpenRoot(t.Dir) // every file of the run is reached through it
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	ckw := &search.CheckpointWriter{Dir: t.Dir, Root: root.OS()}
 	defer ckw.Close()
 	s.Recorders = append(slices.Clip(s.Recorders), ckw)
 	if o.Monitor != nil {
@@ -127,7 +132,7 @@ func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
 		}))
 	}
 	if t.Resume {
-		if s.Resume, err = search.ReadCheckpoint(t.Dir); err != nil {
+		if s.Resume, err = search.ReadCheckpointIn(root.OS()); err != nil {
 			return nil, err
 		}
 	}
@@ -164,7 +169,7 @@ func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
 		return nil, err
 	}
 	meta.WallSeconds = time.Since(start).Seconds()
-	if err := rundir.Save(t.Dir, meta, front); err != nil {
+	if err := root.Save(meta, front); err != nil {
 		return nil, err
 	}
 	return &Outcome{Meta: meta, Front: front, Interrupted: res.Interrupted}, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/ecotune/ecotune/daemon"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/reports"
+	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/slurm"
 )
 
@@ -56,7 +57,7 @@ func exportCommand() *cli.Command {
 			&cli.StringFlag{Name: "resume-program", Value: reports.DefaultResumeProgram, Usage: "with --slurm: ResumeProgram `PATH`"},
 			&cli.StringFlag{Name: "slurm-version", Value: "22.05", Usage: "with --slurm: target Slurm `VERSION`"},
 			&cli.Int64Flag{Name: "backstop", Value: 86400, Usage: "with --slurm: SuspendTime `SECONDS` when ecotune daemon drives shutdowns"},
-			&cli.BoolFlag{Name: "force", Usage: "overwrite an existing file; export an infeasible preset pick"},
+			&cli.BoolFlag{Name: "force", Usage: "overwrite an existing file; export an infeasible preset pick, or a front.json that does not match run.json's front_sha256"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (path, rule set, slurm)"},
 		},
 		Action: runExport,
@@ -79,6 +80,14 @@ func runExport(c *cli.Context) error {
 		if opts, err = slurmOptions(c); err != nil {
 			return err
 		}
+	}
+	switch recorded, err := rundir.CheckFrontSum(args[0]); {
+	case err != nil && recorded && !c.Bool("force"):
+		return fmt.Errorf("export: %w; export it anyway with --force", err)
+	case err != nil && recorded:
+		fmt.Fprintf(c.App.ErrWriter, "export: warning: %v; exported because of --force\n", err)
+	case err == nil && !recorded:
+		fmt.Fprintf(c.App.ErrWriter, "export: note: %s records no front_sha256 (written before it was): its front.json is not checked\n", args[0])
 	}
 	run, err := reports.LoadRun(args[0])
 	if err != nil {

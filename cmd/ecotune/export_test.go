@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"math"
 	"os"
@@ -33,16 +35,95 @@ func writeRunDir(t *testing.T) (string, *tuner.Front) {
 		Scheduler: sim.FCFS,
 		Presets:   []tuner.PresetChoice{{Name: "qos0", Feasible: true, Row: 1}, {Name: "qos0.1", Bound: 0.1, Resolved: 0.1, Feasible: true, Row: 0}}}
 	dir := t.TempDir()
-	for name, v := range map[string]any{tuner.RunJSON: m, tuner.FrontJSON: f} {
-		b, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
+	fb, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(fb)
+	m.FrontSHA256 = hex.EncodeToString(sum[:])
+	mb, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{tuner.RunJSON: mb, tuner.FrontJSON: fb} {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return dir, f
+}
+
+// TestExportFrontChecksum: export checks front.json against the
+// front_sha256 run.json records: an edited front is refused, naming the
+// file, unless --force (then a warning); a run written before the
+// checksum exports with a note; an unedited one without a word.
+func TestExportFrontChecksum(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		edit    func(t *testing.T, dir string)
+		force   bool
+		wantErr string
+		wantOut string // on stderr (merged)
+	}{
+		{"unedited", func(*testing.T, string) {}, false, "", ""},
+		{"edited", editFront, false, "front.json: sha256", ""},
+		{"edited, forced", editFront, true, "", "exported because of --force"},
+		{"no checksum", func(t *testing.T, dir string) {
+			path := filepath.Join(dir, tuner.RunJSON)
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m map[string]any
+			if err := json.Unmarshal(b, &m); err != nil {
+				t.Fatal(err)
+			}
+			delete(m, "front_sha256")
+			if b, err = json.Marshal(m); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, false, "", "records no front_sha256"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, _ := writeRunDir(t)
+			tc.edit(t, dir)
+			args := []string{"export", dir, "--pick", "0", "-o", filepath.Join(t.TempDir(), "r.json")}
+			if tc.force {
+				args = append(args, "--force")
+			}
+			out, err := runApp(t, args...)
+			switch {
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), filepath.Join(dir, tuner.FrontJSON))):
+				t.Errorf("error %v, want %q naming %s", err, tc.wantErr, filepath.Join(dir, tuner.FrontJSON))
+			case tc.wantErr == "" && err != nil:
+				t.Errorf("export: %v", err)
+			case tc.wantOut != "" && !strings.Contains(out, tc.wantOut):
+				t.Errorf("output %q, want %q", out, tc.wantOut)
+			case tc.wantOut == "" && tc.wantErr == "" && strings.Contains(out, "front_sha256"):
+				t.Errorf("output %q names the checksum of an unedited run", out)
+			}
+		})
+	}
+}
+
+// editFront changes one score of dir's front.json (still valid JSON).
+func editFront(t *testing.T, dir string) {
+	t.Helper()
+	path := filepath.Join(dir, tuner.FrontJSON)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := strings.Replace(string(b), `"idle_timeout":600`, `"idle_timeout":601`, 1)
+	if e == string(b) {
+		t.Fatal("front.json has no idle_timeout 600 to edit")
+	}
+	if err := os.WriteFile(path, []byte(e), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // ecotune export, then ecotune decide on recorded cluster states, decides

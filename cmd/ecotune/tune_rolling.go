@@ -21,9 +21,10 @@ func runWindows(ctx context.Context, c *cli.Context, o tuner.Options, t run.Targ
 	}
 	if !c.Bool("no-report") {
 		for _, w := range out.Summary.PerWindow {
-			dir := filepath.Join(t.Dir, w.Dir)
-			if _, err := reports.Write(dir, reports.Options{Force: true}); err != nil {
-				return fmt.Errorf("tune: window %d is in %s, but its report failed: %w", w.K, dir, err)
+			// Through the run directory: a window-K planted as a link is
+			// refused, not followed.
+			if _, err := reports.WriteSub(t.Dir, w.Dir, reports.Options{Force: true}); err != nil {
+				return fmt.Errorf("tune: window %d is in %s, but its report failed: %w", w.K, filepath.Join(t.Dir, w.Dir), err)
 			}
 		}
 	}

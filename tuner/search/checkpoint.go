@@ -12,7 +12,6 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"path/filepath"
 
 	"github.com/ecotune/ecotune/internal/atomicfile"
 	"github.com/ecotune/ecotune/internal/fingerprint"
@@ -76,9 +75,12 @@ func (ck *Checkpoint) Path() string { return ck.path }
 // every generation: it appends the generation's new candidates to
 // checkpoint.cache, syncs it, then replaces checkpoint.json atomically. A
 // crash at any point leaves the previous or the new checkpoint whole.
-// Neither file is written through a symbolic link planted in Dir.
+// Neither file is written through a symbolic link planted in Dir; with
+// Root set (Dir's directory opened as an os.Root) both are written
+// through it, and nothing outside it.
 type CheckpointWriter struct {
 	Dir   string
+	Root  *os.Root
 	cache *os.File
 	hash  hash.Hash // of the records in cache so far
 }
@@ -106,29 +108,29 @@ func (w *CheckpointWriter) Record(s *Status) error {
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(filepath.Join(w.Dir, CheckpointJSON), b, atomicfile.Options{}); err != nil {
-		return fmt.Errorf("tuner: writing %s: %w", filepath.Join(w.Dir, CheckpointJSON), err)
-	}
-	return nil
+	return w.files().writeFile(CheckpointJSON, b)
 }
+
+func (w *CheckpointWriter) files() ckFiles { return ckFiles{dir: w.Dir, root: w.Root} }
 
 // open opens checkpoint.cache at the first record: a fresh run starts a
 // new file (a link planted there is removed, not followed); a resumed one
 // keeps the records its checkpoint names, dropping those a crash left
 // behind, and hashes them.
 func (w *CheckpointWriter) open(ck *Checkpoint, s *Status) error {
-	path := filepath.Join(w.Dir, CheckpointCache)
+	d := w.files()
+	path := d.path(CheckpointCache)
 	keep := int64(ck.CacheEntries-len(s.Fresh)) * recordSize(ck)
 	w.hash = sha256.New()
 	var f *os.File
 	var err error
 	if keep == 0 {
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := d.remove(CheckpointCache); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		f, err = atomicfile.OpenNoFollow(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, atomicfile.Perm)
+		f, err = d.open(CheckpointCache, os.O_RDWR|os.O_CREATE|os.O_EXCL, atomicfile.Perm)
 	} else {
-		f, err = atomicfile.OpenNoFollow(path, os.O_RDWR, 0)
+		f, err = d.open(CheckpointCache, os.O_RDWR, 0)
 	}
 	if err != nil {
 		return err
@@ -177,12 +179,18 @@ func (w *CheckpointWriter) Close() error {
 }
 
 // ReadCheckpoint reads the checkpoint of a run directory and checks it:
-// its version, its checksum and its cache's. An edited or corrupt file is
-// an error, never a silent resume; neither file is read through a
-// symbolic link.
+// its version, its checksum and its cache's, and every count it declares
+// against its bound before anything is allocated for it (checkCounts;
+// the search resuming it checks them against its settings). An edited or
+// corrupt file is an error, never a silent resume; neither file is read
+// through a symbolic link.
 func ReadCheckpoint(dir string) (*Checkpoint, error) {
-	path := filepath.Join(dir, CheckpointJSON)
-	b, err := readNoFollow(path, -1)
+	return readCheckpoint(ckFiles{dir: dir})
+}
+
+func readCheckpoint(d ckFiles) (*Checkpoint, error) {
+	path := d.path(CheckpointJSON)
+	b, err := d.readAll(CheckpointJSON)
 	if err != nil {
 		return nil, err
 	}
@@ -201,8 +209,18 @@ func ReadCheckpoint(dir string) (*Checkpoint, error) {
 	if ck.Checksum != want {
 		return nil, fmt.Errorf("tuner: %s: checksum %.16s… does not match its contents (%.16s…): edited or corrupt", path, want, ck.Checksum)
 	}
-	if ck.Vars < 1 || ck.Objectives < 1 || ck.CacheEntries < 0 || ck.CacheEntries > 1<<32 {
-		return nil, fmt.Errorf("tuner: %s: %d variables, %d objectives, %d cache entries: not a checkpoint", path, ck.Vars, ck.Objectives, ck.CacheEntries)
+	cpath := d.path(CheckpointCache)
+	cf, err := d.open(CheckpointCache, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("tuner: %w", err)
+	}
+	defer cf.Close()
+	fi, err := cf.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("tuner: %s: %w", cpath, err)
+	}
+	if err := ck.checkCounts(path, cpath, fi.Size()); err != nil {
+		return nil, err
 	}
 	for i, isl := range ck.Islands {
 		for j, m := range isl {
@@ -211,41 +229,18 @@ func ReadCheckpoint(dir string) (*Checkpoint, error) {
 			}
 		}
 	}
-	cpath := filepath.Join(dir, CheckpointCache)
-	buf, err := readNoFollow(cpath, int64(ck.CacheEntries)*recordSize(&ck))
-	if err != nil {
+	buf := make([]byte, int64(ck.CacheEntries)*recordSize(&ck)) // within the file's size (checkCounts)
+	if _, err := io.ReadFull(cf, buf); err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("tuner: %s: shorter than the %d records %s names", cpath, ck.CacheEntries, CheckpointJSON)
 		}
-		return nil, err
+		return nil, fmt.Errorf("tuner: %s: %w", cpath, err)
 	}
 	if sum := sha256.Sum256(buf); hex.EncodeToString(sum[:]) != ck.CacheSHA256 {
 		return nil, fmt.Errorf("tuner: %s: sha256 %x differs from the %s that %s records: edited or corrupt", cpath, sum[:8], ck.CacheSHA256[:min(16, len(ck.CacheSHA256))], CheckpointJSON)
 	}
 	ck.Cache = decodeRecords(buf, ck.CacheEntries, ck.Vars, ck.Objectives)
 	return &ck, nil
-}
-
-// readNoFollow reads path, n bytes of it (all when n < 0), refusing a
-// symbolic link.
-func readNoFollow(path string, n int64) ([]byte, error) {
-	f, err := atomicfile.OpenNoFollow(path, os.O_RDONLY, 0)
-	if err != nil {
-		return nil, fmt.Errorf("tuner: %w", err)
-	}
-	defer f.Close()
-	if n < 0 {
-		b, err := io.ReadAll(f)
-		if err != nil {
-			return nil, fmt.Errorf("tuner: %s: %w", path, err)
-		}
-		return b, nil
-	}
-	buf := make([]byte, n)
-	if _, err := io.ReadFull(f, buf); err != nil {
-		return nil, err
-	}
-	return buf, nil
 }
 
 // recordSize is the bytes of one cache record.

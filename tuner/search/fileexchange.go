@@ -68,16 +68,12 @@ func (x *FileExchange) EpochPath(gen, island int) string {
 
 // Migrate implements Exchange.
 func (x *FileExchange) Migrate(ctx context.Context, gen, island int, pop []Member, want []int) (map[int][]Member, error) {
-	path := x.EpochPath(gen, island)
-	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-		return nil, fmt.Errorf("tuner: %w", err)
-	}
 	b, err := json.Marshal(migrants{Fingerprint: x.Fingerprint, Generation: gen, Island: island, Members: pop})
 	if err != nil {
 		return nil, fmt.Errorf("tuner: migrants: %w", err)
 	}
-	if err := atomicfile.WriteFile(path, append(b, '\n'), atomicfile.Options{}); err != nil {
-		return nil, fmt.Errorf("tuner: writing %s: %w", path, err)
+	if err := x.writeMigrants(gen, island, append(b, '\n')); err != nil {
+		return nil, err
 	}
 	poll := x.Poll
 	if poll <= 0 {
@@ -192,7 +188,7 @@ func (x *FileExchange) Beat(ctx context.Context, island int) error {
 // read reads island j's migrants of generation gen, if they are there.
 func (x *FileExchange) read(gen, j int) ([]Member, bool, error) {
 	path := x.EpochPath(gen, j)
-	b, err := os.ReadFile(path)
+	b, err := x.readMigrants(gen, j)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
@@ -217,4 +213,64 @@ func (x *FileExchange) TakeSkipped() []Skip {
 	s := x.skipped
 	x.skipped = nil
 	return s
+}
+
+// epochDir is the directory of the migrants of generation gen's
+// migration, relative to the run directory.
+func (x *FileExchange) epochDir(gen int) string {
+	return IslandsDir + "/" + fmt.Sprintf("epoch-%d", gen/max(1, x.MigrationEvery))
+}
+
+// epochRoot opens the epoch directory of generation gen beneath x.Dir
+// (creating it when create) as an os.Root, which no name or link leads
+// out of; a symbolic link at islands/ or at the epoch's directory is
+// refused outright, naming it.
+func (x *FileExchange) epochRoot(gen int, create bool) (*os.Root, error) {
+	r, err := os.OpenRoot(x.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	name := x.epochDir(gen)
+	if create {
+		if err := r.MkdirAll(name, 0o777); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range []string{IslandsDir, name} {
+		fi, err := r.Lstat(p)
+		if err != nil {
+			return nil, err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, fmt.Errorf("run: %s is a symbolic link, not a directory: refusing to use it", filepath.Join(x.Dir, p))
+		}
+	}
+	return r.OpenRoot(name)
+}
+
+// writeMigrants writes island's migrants file of generation gen
+// atomically inside the epoch's directory opened as a root.
+func (x *FileExchange) writeMigrants(gen, island int, b []byte) error {
+	ep, err := x.epochRoot(gen, true)
+	if err != nil {
+		return fmt.Errorf("tuner: %w", err)
+	}
+	defer ep.Close()
+	if err := atomicfile.WriteFileIn(ep, filepath.Base(x.EpochPath(gen, island)), b, atomicfile.Options{}); err != nil {
+		return fmt.Errorf("tuner: writing %s: %w", x.EpochPath(gen, island), err)
+	}
+	return nil
+}
+
+// readMigrants reads island's migrants file of generation gen inside the
+// epoch's directory opened as a root; a file (or epoch) not there yet is
+// an error that is fs.ErrNotExist.
+func (x *FileExchange) readMigrants(gen, island int) ([]byte, error) {
+	ep, err := x.epochRoot(gen, false)
+	if err != nil {
+		return nil, err
+	}
+	defer ep.Close()
+	return ep.ReadFile(filepath.Base(x.EpochPath(gen, island)))
 }

@@ -94,6 +94,9 @@ func (r *run) start() ([][]*member, error) {
 		if err := fingerprint.Check(ck.Source(), ck.Fields, r.fields); err != nil {
 			return nil, fmt.Errorf("tuner: %w", err)
 		}
+		if err := ck.checkRun(s, len(r.vars), len(r.pool.sense), s.Islands); err != nil {
+			return nil, err
+		}
 		if ck.Fingerprint != r.fingerprint {
 			return nil, fmt.Errorf("tuner: %s: fingerprint %s, now %s", ck.Source(), ck.Fingerprint, r.fingerprint)
 		}
