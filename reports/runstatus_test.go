@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ecotune/ecotune/tuner"
-	"github.com/ecotune/ecotune/tuner/search"
+	"github.com/ecotune/ecotune/tuner/exchange"
 )
 
 // TestWriteRunStatus: each island's state follows its status (not
@@ -15,7 +15,7 @@ import (
 // intervals, skips read ISLAND@gGENERATION, and the manifest's line
 // appears once merged; the JSON keeps the keys dir, islands, merged.
 func TestWriteRunStatus(t *testing.T) {
-	isl := func(i, gen int, started, done, intr bool, sk ...search.Skip) IslandRow {
+	isl := func(i, gen int, started, done, intr bool, sk ...exchange.Skip) IslandRow {
 		return IslandRow{IslandStatus: tuner.IslandStatus{Island: i, Generation: gen, Generations: 12, Done: done, Interrupted: intr, Skipped: sk}, Epoch: gen / 4, Started: started}
 	}
 	for _, tc := range []struct {
@@ -25,7 +25,7 @@ func TestWriteRunStatus(t *testing.T) {
 		merged bool
 	}{
 		{"mixed", RunStatus{Dir: "d", generations: 12, migrationEvery: 4, Islands: []IslandRow{
-			isl(0, 0, false, false, false), isl(1, 5, true, false, false), isl(2, 8, true, false, true, search.Skip{Island: 0, Generation: 4}), isl(3, 12, true, true, false)}},
+			isl(0, 0, false, false, false), isl(1, 5, true, false, false), isl(2, 8, true, false, true, exchange.Skip{Island: 0, Generation: 4}), isl(3, 12, true, true, false)}},
 			[]string{"0       0/3    0/12        0            0.0000       not started",
 				"1       1/3    5/12        0            0.0000       running",
 				"2       2/3    8/12        0            0.0000       interrupted  0@g4",

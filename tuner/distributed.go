@@ -16,6 +16,7 @@ import (
 	"github.com/ecotune/ecotune/datasets"
 	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/sim"
+	"github.com/ecotune/ecotune/tuner/exchange"
 	"github.com/ecotune/ecotune/tuner/pick"
 	"github.com/ecotune/ecotune/tuner/scoring"
 	"github.com/ecotune/ecotune/tuner/search"
@@ -27,7 +28,7 @@ import (
 // (epoch-K/island-I.json, K = generation / migration interval).
 const (
 	PlanFile   = "plan.json"
-	IslandsDir = search.IslandsDir
+	IslandsDir = exchange.IslandsDir
 	StatusFile = "status.json"
 )
 
@@ -221,20 +222,20 @@ func (p *Plan) Timeout() time.Duration {
 }
 
 // IslandDir is the directory of island i's checkpoint and status
-// (search.IslandDir).
-func IslandDir(dir string, i int) string { return search.IslandDir(dir, i) }
+// (exchange.IslandDir).
+func IslandDir(dir string, i int) string { return exchange.IslandDir(dir, i) }
 
 // IslandStatus is an island's progress, as islands/island-I/status.json
 // records it after every generation.
 type IslandStatus struct {
-	Island      int           `json:"island"`
-	Generation  int           `json:"generation"`
-	Generations int           `json:"generations"`
-	Evaluations int           `json:"evaluations"` // distinct candidates this island evaluated
-	Hypervolume float64       `json:"hypervolume"` // of its first front, in the train split's box
-	Skipped     []search.Skip `json:"skipped,omitempty"`
-	Done        bool          `json:"done"`
-	Interrupted bool          `json:"interrupted,omitempty"`
+	Island      int             `json:"island"`
+	Generation  int             `json:"generation"`
+	Generations int             `json:"generations"`
+	Evaluations int             `json:"evaluations"` // distinct candidates this island evaluated
+	Hypervolume float64         `json:"hypervolume"` // of its first front, in the train split's box
+	Skipped     []exchange.Skip `json:"skipped,omitempty"`
+	Done        bool            `json:"done"`
+	Interrupted bool            `json:"interrupted,omitempty"`
 }
 
 // ReadIslandStatus reads island i's status; ok is false when it has none
@@ -282,7 +283,7 @@ func TuneIsland(ctx context.Context, p *Plan, o Options, dir string, i int, moni
 		return nil, err
 	}
 	st = IslandStatus{Island: i, Generations: s.Generations, Skipped: st.Skipped}
-	ex := &search.FileExchange{Dir: dir, Fingerprint: p.Fingerprint, MigrationEvery: su.m.MigrationEvery, Timeout: p.Timeout()}
+	ex := &exchange.FileExchange{Dir: dir, Fingerprint: p.Fingerprint, MigrationEvery: su.m.MigrationEvery, Timeout: p.Timeout()}
 	bctx, stopBeat := context.WithCancel(ctx)
 	defer stopBeat()
 	if err := ex.Beat(bctx, i); err != nil {

@@ -1,4 +1,4 @@
-package search
+package exchange
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ecotune/ecotune/internal/atomicfile"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // IslandsDir is the directory of a distributed run directory that holds
@@ -54,10 +55,10 @@ type FileExchange struct {
 
 // migrants is the file of one island's population at one epoch.
 type migrants struct {
-	Fingerprint string   `json:"fingerprint"`
-	Generation  int      `json:"generation"`
-	Island      int      `json:"island"`
-	Members     []Member `json:"members"`
+	Fingerprint string          `json:"fingerprint"`
+	Generation  int             `json:"generation"`
+	Island      int             `json:"island"`
+	Members     []search.Member `json:"members"`
 }
 
 // EpochPath is the file of island's migrants at the migration of
@@ -67,7 +68,7 @@ func (x *FileExchange) EpochPath(gen, island int) string {
 }
 
 // Migrate implements Exchange.
-func (x *FileExchange) Migrate(ctx context.Context, gen, island int, pop []Member, want []int) (map[int][]Member, error) {
+func (x *FileExchange) Migrate(ctx context.Context, gen, island int, pop []search.Member, want []int) (map[int][]search.Member, error) {
 	b, err := json.Marshal(migrants{Fingerprint: x.Fingerprint, Generation: gen, Island: island, Members: pop})
 	if err != nil {
 		return nil, fmt.Errorf("tuner: migrants: %w", err)
@@ -80,7 +81,7 @@ func (x *FileExchange) Migrate(ctx context.Context, gen, island int, pop []Membe
 		poll = 20 * time.Millisecond
 	}
 	deadline := time.Now().Add(x.Timeout)
-	got := map[int][]Member{}
+	got := map[int][]search.Member{}
 	for {
 		waiting := false
 		for _, j := range want {
@@ -186,7 +187,7 @@ func (x *FileExchange) Beat(ctx context.Context, island int) error {
 }
 
 // read reads island j's migrants of generation gen, if they are there.
-func (x *FileExchange) read(gen, j int) ([]Member, bool, error) {
+func (x *FileExchange) read(gen, j int) ([]search.Member, bool, error) {
 	path := x.EpochPath(gen, j)
 	b, err := x.readMigrants(gen, j)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -232,21 +233,33 @@ func (x *FileExchange) epochRoot(gen int, create bool) (*os.Root, error) {
 	}
 	defer r.Close()
 	name := x.epochDir(gen)
-	if create {
-		if err := r.MkdirAll(name, 0o777); err != nil {
-			return nil, err
-		}
-	}
 	for _, p := range []string{IslandsDir, name} {
-		fi, err := r.Lstat(p)
-		if err != nil {
+		if err := dirNoLink(r, p, filepath.Join(x.Dir, p), create); err != nil {
 			return nil, err
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			return nil, fmt.Errorf("run: %s is a symbolic link, not a directory: refusing to use it", filepath.Join(x.Dir, p))
 		}
 	}
 	return r.OpenRoot(name)
+}
+
+// dirNoLink checks that name (path, for messages) in r is a directory and
+// no symbolic link, making it first when create and it is missing.
+func dirNoLink(r *os.Root, name, path string, create bool) error {
+	fi, err := r.Lstat(name)
+	if errors.Is(err, fs.ErrNotExist) && create {
+		if err := r.Mkdir(name, 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		fi, err = r.Lstat(name)
+	}
+	switch {
+	case err != nil:
+		return err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("run: %s is a symbolic link, not a directory: refusing to use it", path)
+	case !fi.IsDir():
+		return fmt.Errorf("run: %s is not a directory", path)
+	}
+	return nil
 }
 
 // writeMigrants writes island's migrants file of generation gen
