@@ -68,16 +68,8 @@ func (x *FileExchange) EpochPath(gen, island int) string {
 
 // Migrate implements Exchange.
 func (x *FileExchange) Migrate(ctx context.Context, gen, island int, pop []Member, want []int) (map[int][]Member, error) {
-	path := x.EpochPath(gen, island)
-	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-		return nil, fmt.Errorf("tuner: %w", err)
-	}
-	b, err := json.Marshal(migrants{Fingerprint: x.Fingerprint, Generation: gen, Island: island, Members: pop})
-	if err != nil {
-		return nil, fmt.Errorf("tuner: migrants: %w", err)
-	}
-	if err := atomicfile.WriteFile(path, append(b, '\n'), atomicfile.Options{}); err != nil {
-		return nil, fmt.Errorf("tuner: writing %s: %w", path, err)
+	if err := x.writeMigrants(gen, island, pop); err != nil {
+		return nil, err
 	}
 	poll := x.Poll
 	if poll <= 0 {
@@ -86,49 +78,15 @@ func (x *FileExchange) Migrate(ctx context.Context, gen, island int, pop []Membe
 	deadline := time.Now().Add(x.Timeout)
 	got := map[int][]Member{}
 	for {
-		waiting := false
-		for _, j := range want {
-			if _, ok := got[j]; ok {
-				continue
-			}
-			ms, ok, err := x.read(gen, j)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				got[j] = ms
-				continue
-			}
-			x.mu.Lock()
-			gone := x.gone[j]
-			x.mu.Unlock()
-			if !gone || x.alive(j) {
-				waiting = true
-			}
+		waiting, err := x.collect(gen, want, got)
+		if err != nil {
+			return nil, err
 		}
 		if !waiting {
 			break
 		}
-		if time.Now().After(deadline) {
-			alive := false
-			x.mu.Lock()
-			if x.gone == nil {
-				x.gone = map[int]bool{}
-			}
-			for _, j := range want {
-				if _, ok := got[j]; ok {
-					continue
-				}
-				if x.alive(j) {
-					alive = true // it runs, only slower: wait on
-					continue
-				}
-				x.gone[j] = true
-			}
-			x.mu.Unlock()
-			if !alive {
-				break
-			}
+		if time.Now().After(deadline) && !x.markGone(want, got) {
+			break
 		}
 		select {
 		case <-ctx.Done():
@@ -136,14 +94,85 @@ func (x *FileExchange) Migrate(ctx context.Context, gen, island int, pop []Membe
 		case <-time.After(poll):
 		}
 	}
+	x.recordSkips(gen, want, got)
+	return got, nil
+}
+
+// writeMigrants writes pop, island's population at generation gen, to
+// its epoch's file.
+func (x *FileExchange) writeMigrants(gen, island int, pop []Member) error {
+	path := x.EpochPath(gen, island)
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return fmt.Errorf("tuner: %w", err)
+	}
+	b, err := json.Marshal(migrants{Fingerprint: x.Fingerprint, Generation: gen, Island: island, Members: pop})
+	if err != nil {
+		return fmt.Errorf("tuner: migrants: %w", err)
+	}
+	if err := atomicfile.WriteFile(path, append(b, '\n'), atomicfile.Options{}); err != nil {
+		return fmt.Errorf("tuner: writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// collect reads into got the migrants of generation gen of the islands
+// in want it has not got yet, and reports whether it must wait on for
+// some of them: those not marked gone, or marked gone but beating again.
+func (x *FileExchange) collect(gen int, want []int, got map[int][]Member) (waiting bool, err error) {
+	for _, j := range want {
+		if _, ok := got[j]; ok {
+			continue
+		}
+		ms, ok, err := x.read(gen, j)
+		if err != nil {
+			return false, err
+		}
+		if ok {
+			got[j] = ms
+			continue
+		}
+		x.mu.Lock()
+		gone := x.gone[j]
+		x.mu.Unlock()
+		if !gone || x.alive(j) {
+			waiting = true
+		}
+	}
+	return waiting, nil
+}
+
+// markGone marks gone the islands in want missing from got whose
+// heartbeat has stopped, once the timeout has passed, and reports
+// whether any missing island still beats (it runs, only slower: wait on).
+func (x *FileExchange) markGone(want []int, got map[int][]Member) (alive bool) {
 	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.gone == nil {
+		x.gone = map[int]bool{}
+	}
+	for _, j := range want {
+		if _, ok := got[j]; ok {
+			continue
+		}
+		if x.alive(j) {
+			alive = true
+			continue
+		}
+		x.gone[j] = true
+	}
+	return alive
+}
+
+// recordSkips records as skipped the islands in want missing from got at
+// generation gen.
+func (x *FileExchange) recordSkips(gen int, want []int, got map[int][]Member) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	for _, j := range want {
 		if _, ok := got[j]; !ok {
 			x.skipped = append(x.skipped, Skip{Generation: gen, Island: j})
 		}
 	}
-	x.mu.Unlock()
-	return got, nil
 }
 
 // heartbeat is the file an island touches while it runs.
