@@ -69,11 +69,7 @@ func (x *FileExchange) EpochPath(gen, island int) string {
 
 // Migrate implements Exchange.
 func (x *FileExchange) Migrate(ctx context.Context, gen, island int, pop []search.Member, want []int) (map[int][]search.Member, error) {
-	b, err := json.Marshal(migrants{Fingerprint: x.Fingerprint, Generation: gen, Island: island, Members: pop})
-	if err != nil {
-		return nil, fmt.Errorf("tuner: migrants: %w", err)
-	}
-	if err := x.writeMigrants(gen, island, append(b, '\n')); err != nil {
+	if err := x.writeMigrants(gen, island, pop); err != nil {
 		return nil, err
 	}
 	poll := x.Poll
@@ -83,49 +79,15 @@ func (x *FileExchange) Migrate(ctx context.Context, gen, island int, pop []searc
 	deadline := time.Now().Add(x.Timeout)
 	got := map[int][]search.Member{}
 	for {
-		waiting := false
-		for _, j := range want {
-			if _, ok := got[j]; ok {
-				continue
-			}
-			ms, ok, err := x.read(gen, j)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				got[j] = ms
-				continue
-			}
-			x.mu.Lock()
-			gone := x.gone[j]
-			x.mu.Unlock()
-			if !gone || x.alive(j) {
-				waiting = true
-			}
+		waiting, err := x.collect(gen, want, got)
+		if err != nil {
+			return nil, err
 		}
 		if !waiting {
 			break
 		}
-		if time.Now().After(deadline) {
-			alive := false
-			x.mu.Lock()
-			if x.gone == nil {
-				x.gone = map[int]bool{}
-			}
-			for _, j := range want {
-				if _, ok := got[j]; ok {
-					continue
-				}
-				if x.alive(j) {
-					alive = true // it runs, only slower: wait on
-					continue
-				}
-				x.gone[j] = true
-			}
-			x.mu.Unlock()
-			if !alive {
-				break
-			}
+		if time.Now().After(deadline) && !x.markGone(want, got) {
+			break
 		}
 		select {
 		case <-ctx.Done():
@@ -133,14 +95,78 @@ func (x *FileExchange) Migrate(ctx context.Context, gen, island int, pop []searc
 		case <-time.After(poll):
 		}
 	}
+	x.recordSkips(gen, want, got)
+	return got, nil
+}
+
+// writeMigrants writes pop, island's population at generation gen, to
+// its epoch's file.
+func (x *FileExchange) writeMigrants(gen, island int, pop []search.Member) error {
+	b, err := json.Marshal(migrants{Fingerprint: x.Fingerprint, Generation: gen, Island: island, Members: pop})
+	if err != nil {
+		return fmt.Errorf("tuner: migrants: %w", err)
+	}
+	return x.writeEpochFile(gen, island, append(b, '\n'))
+}
+
+// collect reads into got the migrants of generation gen of the islands
+// in want it has not got yet, and reports whether it must wait on for
+// some of them: those not marked gone, or marked gone but beating again.
+func (x *FileExchange) collect(gen int, want []int, got map[int][]search.Member) (waiting bool, err error) {
+	for _, j := range want {
+		if _, ok := got[j]; ok {
+			continue
+		}
+		ms, ok, err := x.read(gen, j)
+		if err != nil {
+			return false, err
+		}
+		if ok {
+			got[j] = ms
+			continue
+		}
+		x.mu.Lock()
+		gone := x.gone[j]
+		x.mu.Unlock()
+		if !gone || x.alive(j) {
+			waiting = true
+		}
+	}
+	return waiting, nil
+}
+
+// markGone marks gone the islands in want missing from got whose
+// heartbeat has stopped, once the timeout has passed, and reports
+// whether any missing island still beats (it runs, only slower: wait on).
+func (x *FileExchange) markGone(want []int, got map[int][]search.Member) (alive bool) {
 	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.gone == nil {
+		x.gone = map[int]bool{}
+	}
+	for _, j := range want {
+		if _, ok := got[j]; ok {
+			continue
+		}
+		if x.alive(j) {
+			alive = true
+			continue
+		}
+		x.gone[j] = true
+	}
+	return alive
+}
+
+// recordSkips records as skipped the islands in want missing from got at
+// generation gen.
+func (x *FileExchange) recordSkips(gen int, want []int, got map[int][]search.Member) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	for _, j := range want {
 		if _, ok := got[j]; !ok {
 			x.skipped = append(x.skipped, Skip{Generation: gen, Island: j})
 		}
 	}
-	x.mu.Unlock()
-	return got, nil
 }
 
 // heartbeat is the file an island touches while it runs.
@@ -262,9 +288,9 @@ func dirNoLink(r *os.Root, name, path string, create bool) error {
 	return nil
 }
 
-// writeMigrants writes island's migrants file of generation gen
+// writeEpochFile writes island's migrants file of generation gen
 // atomically inside the epoch's directory opened as a root.
-func (x *FileExchange) writeMigrants(gen, island int, b []byte) error {
+func (x *FileExchange) writeEpochFile(gen, island int, b []byte) error {
 	ep, err := x.epochRoot(gen, true)
 	if err != nil {
 		return fmt.Errorf("tuner: %w", err)

@@ -257,70 +257,96 @@ func (p Preset) ChooseWindows(sols []Solution, objs []Objective, alwaysOn object
 		return PresetChoice{}, fmt.Errorf("preset %s: %d solutions, %d with window scores", p.Name, len(sols), len(win.sols))
 	}
 	c := *p.Constraint
-	bounds := make([]float64, len(win.alwaysOn))
-	for k, a := range win.alwaysOn {
-		b, err := c.Resolve(a)
-		if err != nil {
-			return PresetChoice{}, fmt.Errorf("preset %s: %s: %w", p.Name, win.name(k), err)
-		}
-		bounds[k] = b
-	}
-	// levels are solution i's levels on every replay, windows first.
-	levels := func(i int) ([]float64, error) {
-		out := make([]float64, len(bounds))
-		for k, sc := range win.sols[i] {
-			v, err := sc.Get(c.Name)
-			if err != nil {
-				return nil, err
-			}
-			out[k] = windowLevel(c.Op, v, bounds[k])
-		}
-		return out, nil
+	bounds, err := p.windowBounds(c, win)
+	if err != nil {
+		return PresetChoice{}, err
 	}
 	ch, err := p.choose(sols, objs, alwaysOn, func(i int) (float64, error) {
-		l, err := levels(i)
+		l, err := win.levels(c, bounds, i)
 		if err != nil {
 			return 0, err
 		}
-		excess := 0.0
-		if win.windows > 0 {
-			excess = math.Max(0, aggregateLevels(win.aggregate, l[:win.windows])-1)
-		}
-		for _, x := range l[win.windows:] {
-			excess = math.Max(excess, x-1)
-		}
-		return excess, nil
+		return win.excess(l), nil
 	})
 	if err != nil || ch.Row < 0 {
 		return ch, err
 	}
-	l, err := levels(ch.Row)
+	l, err := win.levels(c, bounds, ch.Row)
 	if err != nil {
 		return ch, err
 	}
 	if win.windows > 0 {
-		m, _ := scoring.MeanSD(l[:win.windows])
-		met, margin := 0, math.Inf(1)
-		for k, sc := range win.sols[ch.Row][:win.windows] {
-			v, _ := sc.Get(c.Name)
-			d := bounds[k] - v
-			if c.Op == ">=" {
-				d = v - bounds[k]
-			}
-			if d >= 0 {
-				met++
-			}
-			margin = math.Min(margin, d)
-		}
-		level := aggregateLevels(win.aggregate, l[:win.windows])
-		ch.Windows, ch.WindowBounds, ch.WindowMeanLevel = win.windows, bounds[:win.windows], &m
-		ch.WindowAggregate, ch.WindowLevel = win.aggregate, &level
-		ch.WindowsFeasible, ch.WorstWindowMargin = &met, &margin
+		win.recordWindows(&ch, c, bounds, l)
 	}
 	if len(win.loads) > 0 {
 		ch.Loads, ch.LoadBounds, ch.LoadLevels = win.loads, bounds[win.windows:], l[win.windows:]
 	}
 	return ch, nil
+}
+
+// windowBounds are c's bounds resolved against always-on's scores on
+// each of win's replays, windows first.
+func (p Preset) windowBounds(c scoring.Constraint, win *Windows) ([]float64, error) {
+	bounds := make([]float64, len(win.alwaysOn))
+	for k, a := range win.alwaysOn {
+		b, err := c.Resolve(a)
+		if err != nil {
+			return nil, fmt.Errorf("preset %s: %s: %w", p.Name, win.name(k), err)
+		}
+		bounds[k] = b
+	}
+	return bounds, nil
+}
+
+// levels are solution i's levels of c on every replay of w (bounds[k]
+// the bound on replay k), windows first.
+func (w *Windows) levels(c scoring.Constraint, bounds []float64, i int) ([]float64, error) {
+	out := make([]float64, len(bounds))
+	for k, sc := range w.sols[i] {
+		v, err := sc.Get(c.Name)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = windowLevel(c.Op, v, bounds[k])
+	}
+	return out, nil
+}
+
+// excess is the violation of a solution whose levels on w's replays are
+// l: the larger of its window level's excess over 1 and each load
+// level's.
+func (w *Windows) excess(l []float64) float64 {
+	excess := 0.0
+	if w.windows > 0 {
+		excess = math.Max(0, aggregateLevels(w.aggregate, l[:w.windows])-1)
+	}
+	for _, x := range l[w.windows:] {
+		excess = math.Max(excess, x-1)
+	}
+	return excess
+}
+
+// recordWindows records on ch the window figures of its pick, whose
+// levels of c are l against bounds: its mean and aggregate window level,
+// the windows it meets and its worst window margin. w has windows.
+func (w *Windows) recordWindows(ch *PresetChoice, c scoring.Constraint, bounds, l []float64) {
+	m, _ := scoring.MeanSD(l[:w.windows])
+	met, margin := 0, math.Inf(1)
+	for k, sc := range w.sols[ch.Row][:w.windows] {
+		v, _ := sc.Get(c.Name)
+		d := bounds[k] - v
+		if c.Op == ">=" {
+			d = v - bounds[k]
+		}
+		if d >= 0 {
+			met++
+		}
+		margin = math.Min(margin, d)
+	}
+	level := aggregateLevels(w.aggregate, l[:w.windows])
+	ch.Windows, ch.WindowBounds, ch.WindowMeanLevel = w.windows, bounds[:w.windows], &m
+	ch.WindowAggregate, ch.WindowLevel = w.aggregate, &level
+	ch.WindowsFeasible, ch.WorstWindowMargin = &met, &margin
 }
 
 // name names replay k of w for errors.

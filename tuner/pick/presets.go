@@ -90,43 +90,74 @@ func (p Preset) choose(sols []Solution, objs []Objective, alwaysOn objectives.Sc
 		ch.Row = row
 		return ch, err
 	}
-	var bound float64
-	if c := p.Constraint; c != nil {
-		b, err := c.Resolve(alwaysOn)
-		if err != nil {
-			return ch, fmt.Errorf("preset %s: %w", p.Name, err)
-		}
-		ch.Bound, ch.Relative, ch.Factor, ch.Resolved, bound = c.Bound, c.Relative, c.Factor, b, b
+	bound, err := p.resolveBound(&ch, alwaysOn)
+	if err != nil {
+		return ch, err
 	}
+	viol, feasible, err := p.violations(sols, bound, extra)
+	if err != nil {
+		return ch, err
+	}
+	ch.Feasible = feasible
+	err = p.pickRow(&ch, sols, viol)
+	return ch, err
+}
+
+// resolveBound resolves p's constraint, if any, against always-on's
+// scores, records it on ch and returns the absolute bound (0 without a
+// constraint).
+func (p Preset) resolveBound(ch *PresetChoice, alwaysOn objectives.Scores) (float64, error) {
+	c := p.Constraint
+	if c == nil {
+		return 0, nil
+	}
+	b, err := c.Resolve(alwaysOn)
+	if err != nil {
+		return 0, fmt.Errorf("preset %s: %w", p.Name, err)
+	}
+	ch.Bound, ch.Relative, ch.Factor, ch.Resolved = c.Bound, c.Relative, c.Factor, b
+	return b, nil
+}
+
+// violations are each solution's violation of p's constraint against
+// bound, or of extra if larger, and whether any solution violates
+// neither.
+func (p Preset) violations(sols []Solution, bound float64, extra func(i int) (float64, error)) ([]float64, bool, error) {
 	viol := make([]float64, len(sols))
 	feasible := false
 	for i := range sols {
 		if c := p.Constraint; c != nil {
 			v, err := sols[i].Train.Get(c.Name)
 			if err != nil {
-				return ch, err
+				return nil, false, err
 			}
 			viol[i] = scoring.Violation(c.Op, v, bound)
 		}
 		if extra != nil {
 			w, err := extra(i)
 			if err != nil {
-				return ch, err
+				return nil, false, err
 			}
 			viol[i] = math.Max(viol[i], w)
 		}
 		feasible = feasible || viol[i] == 0
 	}
-	ch.Feasible = feasible
+	return viol, feasible, nil
+}
+
+// pickRow sets ch.Row to the first solution by p's Order among the
+// feasible ones when ch.Feasible, else among the least violating ones
+// (violations viol).
+func (p Preset) pickRow(ch *PresetChoice, sols []Solution, viol []float64) error {
 	for i := range sols {
-		if feasible && viol[i] > 0 {
+		if ch.Feasible && viol[i] > 0 {
 			continue
 		}
 		if ch.Row < 0 {
 			ch.Row = i
 			continue
 		}
-		if !feasible && viol[i] != viol[ch.Row] {
+		if !ch.Feasible && viol[i] != viol[ch.Row] {
 			if viol[i] < viol[ch.Row] {
 				ch.Row = i
 			}
@@ -134,13 +165,13 @@ func (p Preset) choose(sols []Solution, objs []Objective, alwaysOn objectives.Sc
 		}
 		less, err := lexLess(sols[i].Train, sols[ch.Row].Train, p.Order)
 		if err != nil {
-			return ch, err
+			return err
 		}
 		if less {
 			ch.Row = i
 		}
 	}
-	return ch, nil
+	return nil
 }
 
 // Assess records on ch, p's choice, the chosen solution's scores and

@@ -69,24 +69,8 @@ func CapFront(ms []search.Member, norm Normalizer, n int) []search.Member {
 	var sel [][]float64
 	base := 0.0
 	for len(sel) < n {
-		best := -1
-		for {
-			best = -1
-			for i := range ms {
-				if !chosen[i] && (best < 0 || gain[i] > gain[best]) {
-					best = i
-				}
-			}
-			if best < 0 || gain[best] <= 0 {
-				break
-			}
-			fresh := search.Hypervolume(append(sel, pts[best]), ref) - base
-			if fresh >= gain[best]*(1-1e-12) {
-				break // still at least every other (stale, upper-bound) gain
-			}
-			gain[best] = fresh
-		}
-		if best < 0 || gain[best] <= 0 {
+		best := lazyBest(pts, ref, gain, chosen, sel, base)
+		if best < 0 {
 			break
 		}
 		chosen[best] = true
@@ -99,6 +83,36 @@ func CapFront(ms []search.Member, norm Normalizer, n int) []search.Member {
 			sel = append(sel, pts[i])
 		}
 	}
+	return keepChosen(ms, chosen, n)
+}
+
+// lazyBest is the unchosen point of pts that adds the most hypervolume
+// (against ref) to sel, whose hypervolume is base, or -1 if none adds
+// anything. gain holds each point's last known contribution, an upper
+// bound on its current one: lazyBest refreshes the largest until it stays
+// the largest, writing the refreshed contributions back into gain.
+func lazyBest(pts [][]float64, ref, gain []float64, chosen []bool, sel [][]float64, base float64) int {
+	for {
+		best := -1
+		for i := range pts {
+			if !chosen[i] && (best < 0 || gain[i] > gain[best]) {
+				best = i
+			}
+		}
+		if best < 0 || gain[best] <= 0 {
+			return -1
+		}
+		fresh := search.Hypervolume(append(sel, pts[best]), ref) - base
+		if fresh >= gain[best]*(1-1e-12) {
+			return best // still at least every other (stale, upper-bound) gain
+		}
+		gain[best] = fresh
+	}
+}
+
+// keepChosen is the members of ms whose chosen flag is set, in their
+// order, in a slice of capacity n.
+func keepChosen(ms []search.Member, chosen []bool, n int) []search.Member {
 	out := make([]search.Member, 0, n)
 	for i, m := range ms {
 		if chosen[i] {

@@ -57,32 +57,14 @@ func NewPolicyProblem(spec policy.Spec, tr *datasets.Trace, c sim.Cluster, opt s
 			return nil, fmt.Errorf("tuner: objective: %w", err)
 		}
 	}
-	for _, c := range cons {
-		b, err := c.Resolve(alwaysOn)
-		if err != nil {
-			return nil, fmt.Errorf("tuner: constraint %s: %w", c, err)
-		}
-		p.bounds = append(p.bounds, b)
+	var err error
+	if p.bounds, err = appendBounds(p.bounds, cons, alwaysOn); err != nil {
+		return nil, err
 	}
-	for _, prm := range spec.Params {
-		v := search.Var{Name: prm.Name, Min: prm.Min, Max: prm.Max, Integer: prm.Integer, Log: prm.Log && prm.Min > 0, Group: "params"}
-		if n := float64(c.Nodes()); prm.Unit == "nodes" && n > 0 && n < v.Max {
-			// More nodes than the cluster has act as all of them (spare
-			// nodes, nodes booting at once): the search need not go there.
-			v.Max = max(v.Min, n)
-		}
-		p.vars = append(p.vars, v)
-	}
+	p.vars = paramVars(spec.Params, c)
 	p.nParam = len(p.vars)
 	if t := spec.Fuzzy; t != nil {
-		for _, r := range t.Rules {
-			p.vars = append(p.vars, search.Var{Name: "rule." + ruleLabels(t, r), Levels: len(t.Output.Labels) + 1, Group: "rules"})
-		}
-		for _, v := range fuzzyVars(t) {
-			for _, l := range v.Labels {
-				p.vars = append(p.vars, search.Var{Name: "shift." + v.Name + "." + l, Min: -0.5, Max: 0.5, Group: "shifts"})
-			}
-		}
+		p.vars = appendFuzzyVars(p.vars, t)
 	}
 	if len(p.vars) == 0 {
 		return nil, fmt.Errorf("tuner: policy %s has nothing to tune", spec.Name)
@@ -91,6 +73,49 @@ func NewPolicyProblem(spec policy.Spec, tr *datasets.Trace, c sim.Cluster, opt s
 		return nil, fmt.Errorf("tuner: policy %s: %w", spec.Name, err)
 	}
 	return p, nil
+}
+
+// appendBounds appends to dst the absolute bounds of cons against base's
+// scores; on error it returns the bounds resolved so far.
+func appendBounds(dst []float64, cons []Constraint, base objectives.Scores) ([]float64, error) {
+	for _, c := range cons {
+		b, err := c.Resolve(base)
+		if err != nil {
+			return dst, fmt.Errorf("tuner: constraint %s: %w", c, err)
+		}
+		dst = append(dst, b)
+	}
+	return dst, nil
+}
+
+// paramVars are the search variables of a policy's parameters on cluster
+// c, in their order. A node count's range stops at the cluster's nodes.
+func paramVars(params []policy.Param, c sim.Cluster) []search.Var {
+	var vars []search.Var
+	for _, prm := range params {
+		v := search.Var{Name: prm.Name, Min: prm.Min, Max: prm.Max, Integer: prm.Integer, Log: prm.Log && prm.Min > 0, Group: "params"}
+		if n := float64(c.Nodes()); prm.Unit == "nodes" && n > 0 && n < v.Max {
+			// More nodes than the cluster has act as all of them (spare
+			// nodes, nodes booting at once): the search need not go there.
+			v.Max = max(v.Min, n)
+		}
+		vars = append(vars, v)
+	}
+	return vars
+}
+
+// appendFuzzyVars appends to vars the search variables of fuzzy system
+// t: each rule's output level, then each label's shift.
+func appendFuzzyVars(vars []search.Var, t *fuzzy.System) []search.Var {
+	for _, r := range t.Rules {
+		vars = append(vars, search.Var{Name: "rule." + ruleLabels(t, r), Levels: len(t.Output.Labels) + 1, Group: "rules"})
+	}
+	for _, v := range fuzzyVars(t) {
+		for _, l := range v.Labels {
+			vars = append(vars, search.Var{Name: "shift." + v.Name + "." + l, Min: -0.5, Max: 0.5, Group: "shifts"})
+		}
+	}
+	return vars
 }
 
 // fuzzyVars are the inputs then the output.

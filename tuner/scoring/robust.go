@@ -135,27 +135,62 @@ func NormalizeRobust(r Robust) (Robust, error) {
 	if r.IsZero() {
 		return r, nil
 	}
-	switch {
-	case r.Windows < 0:
-		return r, fmt.Errorf("tuner: robust windows %d: need ≥ 1", r.Windows)
-	case r.Replicas < 0:
-		return r, fmt.Errorf("tuner: robust replicas %d: need ≥ 0", r.Replicas)
-	case r.Jitter < 0:
-		return r, fmt.Errorf("tuner: robust jitter %d s: need ≥ 0", r.Jitter)
-	case r.Replicas == 0 && r.Jitter != 0:
-		return r, fmt.Errorf("tuner: robust jitter %d s without replicas: jitter perturbs the replicas (give replicas ≥ 1)", r.Jitter)
-	case !(r.Alpha >= 0 && r.Alpha <= 1):
-		return r, fmt.Errorf("tuner: robust alpha %g: need a level in (0, 1]", r.Alpha)
+	if err := checkRobustRanges(r); err != nil {
+		return r, err
 	}
 	if r.Windows == 0 {
 		r.Windows = 1
 	}
+	if err := checkRobustReplays(r); err != nil {
+		return r, err
+	}
+	r, err := normalizeAggregate(r)
+	if err != nil {
+		return r, err
+	}
+	if r.Replicas > 0 && r.Jitter == 0 {
+		r.Jitter = DefaultRobust().Jitter
+	}
+	if r.Windows == 1 && r.Replicas == 0 && r.Thin == 0 && !r.Relative {
+		return Robust{}, nil // one plain replay
+	}
+	return r, nil
+}
+
+// checkRobustRanges reports the first of r's counts, jitter and alpha
+// that is out of its range, or jitter given without replicas.
+func checkRobustRanges(r Robust) error {
+	switch {
+	case r.Windows < 0:
+		return fmt.Errorf("tuner: robust windows %d: need ≥ 1", r.Windows)
+	case r.Replicas < 0:
+		return fmt.Errorf("tuner: robust replicas %d: need ≥ 0", r.Replicas)
+	case r.Jitter < 0:
+		return fmt.Errorf("tuner: robust jitter %d s: need ≥ 0", r.Jitter)
+	case r.Replicas == 0 && r.Jitter != 0:
+		return fmt.Errorf("tuner: robust jitter %d s without replicas: jitter perturbs the replicas (give replicas ≥ 1)", r.Jitter)
+	case !(r.Alpha >= 0 && r.Alpha <= 1):
+		return fmt.Errorf("tuner: robust alpha %g: need a level in (0, 1]", r.Alpha)
+	}
+	return nil
+}
+
+// checkRobustReplays checks r's thinning fraction and that r asks for at
+// most MaxRobustReplays replays a candidate; r.Windows is already ≥ 1.
+func checkRobustReplays(r Robust) error {
 	if !(r.Thin >= 0 && r.Thin < 1) {
-		return r, fmt.Errorf("tuner: robust thin %g: want the fraction of jobs a thinned copy keeps, in (0, 1), or 0 for none", r.Thin)
+		return fmt.Errorf("tuner: robust thin %g: want the fraction of jobs a thinned copy keeps, in (0, 1), or 0 for none", r.Thin)
 	}
 	if r.Windows > MaxRobustReplays || r.Replicas >= MaxRobustReplays || r.Windows*perWindow(r) > MaxRobustReplays {
-		return r, fmt.Errorf("tuner: robust windows %d × (1 + replicas %d + thinned %d): more than %d replays a candidate", r.Windows, r.Replicas, perWindow(r)-1-r.Replicas, MaxRobustReplays)
+		return fmt.Errorf("tuner: robust windows %d × (1 + replicas %d + thinned %d): more than %d replays a candidate", r.Windows, r.Replicas, perWindow(r)-1-r.Replicas, MaxRobustReplays)
 	}
+	return nil
+}
+
+// normalizeAggregate checks r's Aggregate and Alpha and fills their
+// defaults: an empty Aggregate is "mean", cvar's Alpha 0 is 0.5. On error
+// it returns r with the defaults filled so far.
+func normalizeAggregate(r Robust) (Robust, error) {
 	switch r.Aggregate {
 	case "":
 		r.Aggregate = AggregateMean
@@ -168,12 +203,6 @@ func NormalizeRobust(r Robust) (Robust, error) {
 	}
 	if r.Aggregate != AggregateCVaR && r.Alpha != 0 {
 		return r, fmt.Errorf("tuner: robust alpha %g with aggregate %s: alpha is cvar's level", r.Alpha, r.Aggregate)
-	}
-	if r.Replicas > 0 && r.Jitter == 0 {
-		r.Jitter = DefaultRobust().Jitter
-	}
-	if r.Windows == 1 && r.Replicas == 0 && r.Thin == 0 && !r.Relative {
-		return Robust{}, nil // one plain replay
 	}
 	return r, nil
 }
@@ -543,29 +572,11 @@ func newRobustEval(ctx context.Context, r Robust, seed int64, sc *Scorer, train 
 // (as the search's initial population holds them: repaired, with fix
 // applied).
 func (rb *robustEval) attach(ctx context.Context, sc *Scorer, p *PolicyProblem, aoScreen objectives.Scores, population int, fix map[int]float64) error {
-	rb.screenBounds = rb.screenBounds[:0]
-	for _, c := range p.Constraints {
-		b, err := c.Resolve(aoScreen)
-		if err != nil {
-			return fmt.Errorf("tuner: constraint %s: %w", c, err)
-		}
-		rb.screenBounds = append(rb.screenBounds, b)
+	var err error
+	if rb.screenBounds, err = appendBounds(rb.screenBounds[:0], p.Constraints, aoScreen); err != nil {
+		return err
 	}
-	seeds := p.Seeds()
-	if len(seeds) > population {
-		seeds = seeds[:population]
-	}
-	configs := make([]policy.Config, len(seeds))
-	for i, x := range seeds {
-		y := make([]float64, len(x))
-		for k, v := range p.vars {
-			y[k] = v.Repair(x[k])
-		}
-		for k, v := range fix {
-			y[k] = v
-		}
-		configs[i] = p.Config(y)
-	}
+	configs := p.seedConfigs(population, fix)
 	agg, per, err := rb.scoreOn(ctx, sc, configs)
 	if err != nil {
 		return fmt.Errorf("tuner: the policy's seeds on the robust replays: %w", err)
@@ -582,7 +593,35 @@ func (rb *robustEval) attach(ctx context.Context, sc *Scorer, p *PolicyProblem, 
 		}
 		refs[i] = screenRef{s: s, f: f, scv: scv, cv: cv}
 	}
-	rb.front = rb.front[:0]
+	rb.front = appendScreenFront(rb.front[:0], refs)
+	p.robust = rb
+	return nil
+}
+
+// seedConfigs are the policies of the first population of p's seeds, as
+// the search's initial population holds them: repaired, with fix applied.
+func (p *PolicyProblem) seedConfigs(population int, fix map[int]float64) []policy.Config {
+	seeds := p.Seeds()
+	if len(seeds) > population {
+		seeds = seeds[:population]
+	}
+	configs := make([]policy.Config, len(seeds))
+	for i, x := range seeds {
+		y := make([]float64, len(x))
+		for k, v := range p.vars {
+			y[k] = v.Repair(x[k])
+		}
+		for k, v := range fix {
+			y[k] = v
+		}
+		configs[i] = p.Config(y)
+	}
+	return configs
+}
+
+// appendScreenFront appends to dst the members of refs that no other
+// member dominates on the screening replay, in their order.
+func appendScreenFront(dst, refs []screenRef) []screenRef {
 	for i, r := range refs {
 		dominated := false
 		for j, q := range refs {
@@ -592,11 +631,10 @@ func (rb *robustEval) attach(ctx context.Context, sc *Scorer, p *PolicyProblem, 
 			}
 		}
 		if !dominated {
-			rb.front = append(rb.front, r)
+			dst = append(dst, r)
 		}
 	}
-	p.robust = rb
-	return nil
+	return dst
 }
 
 // orientedScores are sc's objectives, oriented for minimisation, and its

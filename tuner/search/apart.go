@@ -24,23 +24,9 @@ type Exchange interface {
 // minimizeIsland is MinimizeIsland with the search's whole configuration.
 func minimizeIsland(ctx context.Context, p Problem, s config, island int, ex Exchange) (*Result, error) {
 	vars := p.Vars()
-	if err := ValidateVars(vars); err != nil {
+	s, err := islandSettings(p, vars, s, island, ex)
+	if err != nil {
 		return nil, err
-	}
-	if len(p.Objectives()) == 0 {
-		return nil, fmt.Errorf("tuner: a problem needs at least one objective")
-	}
-	s = searchSettings(p, s)
-	if err := s.validate(len(vars)); err != nil {
-		return nil, err
-	}
-	switch {
-	case island < 0 || island >= s.Islands:
-		return nil, fmt.Errorf("tuner: island %d: the search has islands 0..%d", island, s.Islands-1)
-	case s.Evaluations > 0:
-		return nil, fmt.Errorf("tuner: an evaluation budget (%d) counts all islands' evaluations and cannot be kept by islands that run apart: give generations instead", s.Evaluations)
-	case s.Islands > 1 && ex == nil:
-		return nil, errors.New("tuner: islands that run apart need an Exchange")
 	}
 	pl, err := newPool(p, s.Workers, s.workers)
 	if err != nil {
@@ -63,30 +49,67 @@ func minimizeIsland(ctx context.Context, p Problem, s config, island int, ex Exc
 		if ctx.Err() != nil {
 			return r.interrupted()
 		}
-		gen := r.generation() + 1
-		if s.Islands > 1 && gen%s.MigrationEvery == 0 {
-			if own, err = r.immigrate(ctx, ex, island, gen, own); err != nil {
-				if ctx.Err() != nil {
-					return r.interrupted()
-				}
-				return nil, err
-			}
-		}
-		next, err := r.step(island, gen, own)
-		if errors.Is(err, errInterrupted) {
+		var stop bool
+		own, stop, err = r.islandGeneration(ctx, ex, island, r.generation()+1, own)
+		if stop {
 			return r.interrupted()
 		}
 		if err != nil {
 			return nil, err
 		}
-		sortByKey(next)
-		own = next
-		r.apart++
-		if err := r.record([][]*member{own}); err != nil {
-			return nil, err
-		}
 	}
 	return r.result([][]*member{own}, false), nil
+}
+
+// islandSettings are s with the defaults a search on p fills in, checked
+// for an island (numbered island) that runs apart from the others and
+// exchanges migrants through ex.
+func islandSettings(p Problem, vars []Var, s config, island int, ex Exchange) (config, error) {
+	if err := ValidateVars(vars); err != nil {
+		return s, err
+	}
+	if len(p.Objectives()) == 0 {
+		return s, fmt.Errorf("tuner: a problem needs at least one objective")
+	}
+	s = searchSettings(p, s)
+	if err := s.validate(len(vars)); err != nil {
+		return s, err
+	}
+	switch {
+	case island < 0 || island >= s.Islands:
+		return s, fmt.Errorf("tuner: island %d: the search has islands 0..%d", island, s.Islands-1)
+	case s.Evaluations > 0:
+		return s, fmt.Errorf("tuner: an evaluation budget (%d) counts all islands' evaluations and cannot be kept by islands that run apart: give generations instead", s.Evaluations)
+	case s.Islands > 1 && ex == nil:
+		return s, errors.New("tuner: islands that run apart need an Exchange")
+	}
+	return s, nil
+}
+
+// islandGeneration makes generation gen of island from own, its
+// population before: migration through ex when gen is a migration
+// generation, then a step, recorded. stop reports that the search was
+// interrupted (ctx done); the caller then returns what is recorded.
+func (r *run) islandGeneration(ctx context.Context, ex Exchange, island, gen int, own []*member) (next []*member, stop bool, err error) {
+	s := r.settings
+	if s.Islands > 1 && gen%s.MigrationEvery == 0 {
+		if own, err = r.immigrate(ctx, ex, island, gen, own); err != nil {
+			return nil, ctx.Err() != nil, err
+		}
+	}
+	next, err = r.step(island, gen, own)
+	if errors.Is(err, errInterrupted) {
+		return nil, true, err
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	sortByKey(next)
+	r.apart++
+	if err := r.record([][]*member{next}); err != nil {
+		return nil, false, err
+	}
+	return next, false, nil
 }
 
 // searchSettings are s with the defaults a search on p fills in.

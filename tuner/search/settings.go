@@ -248,6 +248,9 @@ func (s config) checkLimits() error {
 	return nil
 }
 
+// validate checks s, with its defaults filled in, for a problem of nvars
+// variables: its limits, its counts, then its fixed and initial
+// candidates' variables.
 func (s config) validate(nvars int) error {
 	if err := s.checkLimits(); err != nil {
 		return err
@@ -261,6 +264,13 @@ func (s config) validate(nvars int) error {
 	case s.Migrants < 1 || s.Migrants > s.Population:
 		return fmt.Errorf("tuner: migrants %d: need 1..population (%d)", s.Migrants, s.Population)
 	}
+	return s.checkCandidates(nvars)
+}
+
+// checkCandidates checks that s fixes variables of at most its islands,
+// among a problem's nvars variables, and that its initial candidates have
+// nvars values each.
+func (s config) checkCandidates(nvars int) error {
 	if len(s.Fixed) > s.Islands {
 		return fmt.Errorf("tuner: fixed variables for %d islands, but %d islands", len(s.Fixed), s.Islands)
 	}

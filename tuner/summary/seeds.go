@@ -120,7 +120,25 @@ func Seeds(runs []*PoliciesSummary, policies []string, cut *PoliciesSummary) *Se
 // seedsPolicy is one policy's SeedsPolicy from its summaries per seed and
 // the oracle's scores of the same seeds.
 func seedsPolicy(name string, per []PolicySummary, oracles []Pair, presets []string) SeedsPolicy {
-	sp := SeedsPolicy{Policy: name, Hypervolume: map[string]Spread{}, Picks: map[string]SeedsPick{}}
+	sp := SeedsPolicy{Policy: name, Hypervolume: seedsHypervolume(per), Picks: map[string]SeedsPick{}}
+	for _, preset := range presets {
+		var t seedsTally
+		for i, p := range per {
+			if pick, ok := p.Picks[preset]; ok {
+				t.add(pick, oracles[i])
+			}
+		}
+		if t.pk.Seeds > 0 {
+			sp.Picks[preset] = t.pick()
+		}
+	}
+	return sp
+}
+
+// seedsHypervolume is the spread of the policy's hypervolume over seeds
+// on each split that all its seeds' summaries have.
+func seedsHypervolume(per []PolicySummary) map[string]Spread {
+	hv := map[string]Spread{}
 	for _, split := range []string{"train", "test"} {
 		var xs []float64
 		for _, p := range per {
@@ -129,65 +147,70 @@ func seedsPolicy(name string, per []PolicySummary, oracles []Pair, presets []str
 			}
 		}
 		if len(xs) == len(per) {
-			sp.Hypervolume[split] = spreadOf(xs)
+			hv[split] = spreadOf(xs)
 		}
 	}
-	for _, preset := range presets {
-		var pk SeedsPick
-		var qos, share, hind []float64
-		hindSeeds, hindFeasible := 0, 0
-		for i, p := range per {
-			pick, ok := p.Picks[preset]
-			if !ok {
-				continue
-			}
-			pk.Seeds++
-			if pick.FeasibleTrain {
-				pk.FeasibleTrain++
-			}
-			if pick.FeasibleTest != nil && *pick.FeasibleTest {
-				pk.FeasibleTest++
-			}
-			if h := pick.Hindsight; h != nil {
-				hindSeeds++
-				if h.FeasibleTest {
-					hindFeasible++
-				}
-			}
-			if pick.Test == nil {
-				continue
-			}
-			qos = append(qos, pick.Test.QoSP90)
-			o := oracles[i].Test
-			if o == nil || o.OffNodeSeconds == 0 {
-				continue
-			}
-			share = append(share, float64(pick.Test.OffNodeSeconds)/float64(o.OffNodeSeconds))
-			if h := pick.Hindsight; h != nil {
-				hind = append(hind, float64(h.Test.OffNodeSeconds)/float64(o.OffNodeSeconds))
-			}
-		}
-		if pk.Seeds == 0 {
-			continue
-		}
-		if len(qos) == pk.Seeds {
-			q := spreadOf(qos)
-			pk.TestQoSP90 = &q
-		}
-		if len(share) == pk.Seeds {
-			sh := spreadOf(share)
-			pk.TestOffShare = &sh
-		}
-		if hindSeeds == pk.Seeds {
-			pk.HindsightFeasible = &hindFeasible
-			if len(hind) == pk.Seeds {
-				h := spreadOf(hind)
-				pk.HindsightOffShare = &h
-			}
-		}
-		sp.Picks[preset] = pk
+	return hv
+}
+
+// seedsTally gathers one preset's picks over the seeds that have one.
+type seedsTally struct {
+	pk                      SeedsPick // the counts so far
+	qos, share, hind        []float64 // test qos_p90, off shares of the pick and of hindsight's
+	hindSeeds, hindFeasible int       // seeds with a hindsight pick, and those feasible on test
+}
+
+// add counts pick, the preset's pick of one seed, whose oracle's scores
+// are oracle.
+func (t *seedsTally) add(pick PresetPick, oracle Pair) {
+	t.pk.Seeds++
+	if pick.FeasibleTrain {
+		t.pk.FeasibleTrain++
 	}
-	return sp
+	if pick.FeasibleTest != nil && *pick.FeasibleTest {
+		t.pk.FeasibleTest++
+	}
+	if h := pick.Hindsight; h != nil {
+		t.hindSeeds++
+		if h.FeasibleTest {
+			t.hindFeasible++
+		}
+	}
+	if pick.Test == nil {
+		return
+	}
+	t.qos = append(t.qos, pick.Test.QoSP90)
+	o := oracle.Test
+	if o == nil || o.OffNodeSeconds == 0 {
+		return
+	}
+	t.share = append(t.share, float64(pick.Test.OffNodeSeconds)/float64(o.OffNodeSeconds))
+	if h := pick.Hindsight; h != nil {
+		t.hind = append(t.hind, float64(h.Test.OffNodeSeconds)/float64(o.OffNodeSeconds))
+	}
+}
+
+// pick is the tally's SeedsPick: each spread is there only when every
+// counted seed gave its value.
+func (t *seedsTally) pick() SeedsPick {
+	pk := t.pk
+	if len(t.qos) == pk.Seeds {
+		q := spreadOf(t.qos)
+		pk.TestQoSP90 = &q
+	}
+	if len(t.share) == pk.Seeds {
+		sh := spreadOf(t.share)
+		pk.TestOffShare = &sh
+	}
+	if t.hindSeeds == pk.Seeds {
+		hf := t.hindFeasible
+		pk.HindsightFeasible = &hf
+		if len(t.hind) == pk.Seeds {
+			h := spreadOf(t.hind)
+			pk.HindsightOffShare = &h
+		}
+	}
+	return pk
 }
 
 // WriteSeeds writes s as dir's seeds.json, atomically.
