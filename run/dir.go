@@ -21,6 +21,14 @@ const (
 	CheckpointJSON  = "checkpoint.json"
 	CheckpointCache = "checkpoint.cache"
 	ReportDir       = "report"
+
+	// The files of the runs made of several runs (tuner/summary), and of
+	// a distributed run (its plan and its islands' directory).
+	WindowsJSON = "windows.json"
+	SeedsJSON   = "seeds.json"
+	SummaryJSON = "summary.json"
+	PlanJSON    = "plan.json"
+	IslandsDir  = "islands"
 )
 
 // Dir is a run directory's path, with the paths of its files.

@@ -27,7 +27,7 @@ import (
 // and status (island-I/) and the migrants of each epoch
 // (epoch-K/island-I.json, K = generation / migration interval).
 const (
-	PlanFile   = "plan.json"
+	PlanFile   = rundir.PlanJSON
 	IslandsDir = exchange.IslandsDir
 	StatusFile = "status.json"
 )
@@ -124,7 +124,7 @@ func (p *Plan) settingsFields() rundir.Fingerprint {
 // with t.Force the islands of an earlier plan there (checkpoints,
 // migrants, statuses) are removed.
 func WritePlan(p *Plan, t rundir.Target) error {
-	if err := startKind(t, KindIslands); err != nil {
+	if err := t.Start(KindIslands); err != nil {
 		return err
 	}
 	if t.Force {
@@ -132,7 +132,7 @@ func WritePlan(p *Plan, t rundir.Target) error {
 			return fmt.Errorf("tuner: %w", err)
 		}
 	}
-	if _, err := subDir(t.Dir, IslandsDir); err != nil {
+	if _, err := rundir.SubDir(t.Dir, IslandsDir); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Join(t.Dir, IslandsDir), 0o777); err != nil {
@@ -143,7 +143,7 @@ func WritePlan(p *Plan, t rundir.Target) error {
 
 // ReadPlan reads dir's plan.json and checks its fingerprint.
 func ReadPlan(dir string) (*Plan, error) {
-	if err := checkKind("tuner", dir, KindIslands); err != nil {
+	if err := rundir.CheckKind("tuner", dir, KindIslands); err != nil {
 		return nil, err
 	}
 	path := filepath.Join(dir, PlanFile)

@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/tuner"
+	"github.com/ecotune/ecotune/tuner/exchange"
+	"github.com/ecotune/ecotune/tuner/search"
 )
 
 // kindFiles lay out a run directory of each kind as a run written
@@ -80,8 +83,8 @@ func resumeAs(t *testing.T, dir string, k tuner.Kind) error {
 // anything is written, the error naming both kinds and the directory.
 func TestResumeKinds(t *testing.T) {
 	for _, withKind := range []bool{false, true} {
-		for _, have := range tuner.Kinds {
-			for _, resume := range tuner.Kinds {
+		for _, have := range rundir.Kinds {
+			for _, resume := range rundir.Kinds {
 				name := string(have) + "/" + string(resume)
 				if withKind {
 					name += "/kind.json"
@@ -91,7 +94,7 @@ func TestResumeKinds(t *testing.T) {
 					layOut(t, dir, have, withKind)
 					before := listTree(t, dir)
 					if have == resume {
-						got, ev, err := tuner.RunKind(dir)
+						got, ev, err := rundir.RunKind(dir)
 						want := kindEvidence[have]
 						if withKind {
 							want = tuner.KindJSON
@@ -151,5 +154,18 @@ func TestKindJSONWritten(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(dir, tuner.KindJSON))
 	if err != nil || !strings.Contains(string(b), `"islands"`) {
 		t.Errorf("kind.json %q, %v: want kind islands", b, err)
+	}
+}
+
+// TestNamesAgree: the packages below run that cannot import it name the
+// run directory's files as run does.
+func TestNamesAgree(t *testing.T) {
+	for _, tc := range []struct{ name, got, want string }{
+		{"exchange.IslandsDir", exchange.IslandsDir, rundir.IslandsDir},
+		{"search.CheckpointJSON", search.CheckpointJSON, rundir.CheckpointJSON},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s = %q, run's is %q", tc.name, tc.got, tc.want)
+		}
 	}
 }

@@ -27,7 +27,7 @@ func TunePolicies(ctx context.Context, o Options, t rundir.Target, policies []st
 	if t.Dir == "" {
 		return nil, errors.New("tuner: no run directory")
 	}
-	if err := startKind(t, KindPolicies); err != nil {
+	if err := t.Start(KindPolicies); err != nil {
 		return nil, err
 	}
 	var metas []*RunMeta
@@ -38,7 +38,7 @@ func TunePolicies(ctx context.Context, o Options, t rundir.Target, policies []st
 		po.Policy = p
 		po.Settings.Recorders = slices.Clip(o.Settings.Recorders)
 		var err error
-		if pt.Dir, err = subDir(t.Dir, p); err != nil {
+		if pt.Dir, err = rundir.SubDir(t.Dir, p); err != nil {
 			return nil, err
 		}
 		var meta *RunMeta

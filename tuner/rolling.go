@@ -52,7 +52,7 @@ func TuneWindows(ctx context.Context, o Options, t rundir.Target, windows int) (
 	if err != nil {
 		return nil, err
 	}
-	if err := startKind(t, KindWindows); err != nil {
+	if err := t.Start(KindWindows); err != nil {
 		return nil, err
 	}
 	out := &WindowsOutcome{}
@@ -98,7 +98,7 @@ func tuneWindow(ctx context.Context, o Options, t rundir.Target, k, windows int,
 	wo.Split = rundir.ByJobs(bounds[k-1], bounds[k], bounds[k+1])
 	wt := t
 	var err error
-	if wt.Dir, err = subDir(t.Dir, summary.WindowDir(k)); err != nil {
+	if wt.Dir, err = rundir.SubDir(t.Dir, summary.WindowDir(k)); err != nil {
 		return nil, err
 	}
 	wo.Settings.Recorders = slices.Clip(o.Settings.Recorders)

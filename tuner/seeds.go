@@ -31,7 +31,7 @@ func TuneSeeds(ctx context.Context, o Options, t rundir.Target, policies []strin
 			return nil, fmt.Errorf("tuner: seed %d named twice", s)
 		}
 	}
-	if err := startKind(t, KindSeeds); err != nil {
+	if err := t.Start(KindSeeds); err != nil {
 		return nil, err
 	}
 	var runs []*summary.PoliciesSummary
@@ -41,7 +41,7 @@ func TuneSeeds(ctx context.Context, o Options, t rundir.Target, policies []strin
 		so.Settings.Seed = seed
 		so.Settings.Recorders = slices.Clip(o.Settings.Recorders)
 		var err error
-		if st.Dir, err = subDir(t.Dir, summary.SeedDir(seed)); err != nil {
+		if st.Dir, err = rundir.SubDir(t.Dir, summary.SeedDir(seed)); err != nil {
 			return nil, err
 		}
 		st.Force = true // the parent was checked: empty, or --force

@@ -110,7 +110,7 @@ func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	su, err := newSetup(ctx, o, func() error { return startKind(t, KindSingle) })
+	su, err := newSetup(ctx, o, func() error { return t.Start(KindSingle) })
 	if err != nil {
 		return nil, err
 	}

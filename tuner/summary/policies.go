@@ -9,7 +9,7 @@ import (
 )
 
 // SummaryJSON is the file TunePolicies writes in its directory.
-const SummaryJSON = "summary.json"
+const SummaryJSON = rundir.SummaryJSON
 
 // PoliciesSummary is DIR/summary.json of TunePolicies: every policy tuned
 // on the same split with the same budget and seed, side by side with the

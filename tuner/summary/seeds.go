@@ -3,6 +3,7 @@ package summary
 import (
 	"errors"
 	"fmt"
+	"github.com/ecotune/ecotune/run"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -12,7 +13,7 @@ import (
 )
 
 // SeedsJSON is the file TuneSeeds writes in its directory.
-const SeedsJSON = "seeds.json"
+const SeedsJSON = run.SeedsJSON
 
 // SeedsSummary is DIR/seeds.json of TuneSeeds: the same policy comparison
 // (TunePolicies) repeated with each seed, and per policy the spread of its

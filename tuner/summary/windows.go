@@ -16,7 +16,7 @@ import (
 
 // Files TuneWindows writes into its directory, beside window-1 … window-K.
 const (
-	WindowsJSON = "windows.json"
+	WindowsJSON = rundir.WindowsJSON
 	WindowsCSV  = "windows.csv"
 )
 
