@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -331,5 +332,43 @@ func TestRecheckBeforePowerDown(t *testing.T) {
 	last := recs[len(recs)-1]
 	if len(last.Refused) != 1 || last.Refused[0].Node != "n2" || !strings.Contains(last.Refused[0].Why, "changed since the poll") {
 		t.Errorf("refused %+v, want n2 changed since the poll", last.Refused)
+	}
+}
+
+// Serve serves the metrics on a loopback port until stopped: the text
+// format at /metrics, 404 elsewhere, nothing once stopped.
+func TestMetricsServe(t *testing.T) {
+	m := NewMetrics()
+	var where string
+	stop, err := m.Serve("127.0.0.1:0", func(format string, args ...any) { where = fmt.Sprintf(format, args...) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := strings.TrimPrefix(where, "metrics at ")
+	if !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("logged %q, want the address", where)
+	}
+	client := &http.Client{Timeout: 5 * time.Second}
+	resp, err := client.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "ecotune_decisions_total 0") {
+		t.Errorf("GET %s: %s\n%s", url, resp.Status, body)
+	}
+	if resp, err := client.Get(strings.TrimSuffix(url, "metrics") + "other"); err != nil || resp.StatusCode != http.StatusNotFound {
+		t.Errorf("GET /other: %v %v, want 404", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+	stop()
+	if resp, err := client.Get(url); err == nil {
+		resp.Body.Close()
+		t.Error("metrics still served after stop")
+	}
+	if _, err := m.Serve("127.0.0.1:-1", func(string, ...any) {}); err == nil || !strings.Contains(err.Error(), "--metrics") {
+		t.Errorf("a bad address: %v", err)
 	}
 }

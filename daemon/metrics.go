@@ -1,7 +1,10 @@
 package daemon
 
 import (
+	"fmt"
+	"net"
 	"net/http"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -105,4 +108,19 @@ func (m *Metrics) resumeFailed() {
 	if m != nil {
 		m.resumeFail.Inc()
 	}
+}
+
+// Serve serves the metrics at http://addr/metrics, on a server of their
+// own, until stop is called; logf says where.
+func (m *Metrics) Serve(addr string, logf func(string, ...any)) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", m.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln) //nolint:errcheck // ends when stop closes it
+	logf("metrics at http://%s/metrics", ln.Addr())
+	return func() { srv.Close() }, nil
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"github.com/ecotune/ecotune/docs/help"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -77,7 +75,7 @@ func runDaemon(c *cli.Context) error {
 	cfg.Log = logw
 	if addr := c.String("metrics"); addr != "" {
 		cfg.Metrics = daemon.NewMetrics()
-		stopMetrics, err := serveMetrics(addr, cfg.Metrics, cfg.Logf)
+		stopMetrics, err := cfg.Metrics.Serve(addr, cfg.Logf)
 		if err != nil {
 			return err
 		}
@@ -116,18 +114,4 @@ func daemonLog(c *cli.Context) (w io.Writer, close func(), err error) {
 		}
 		return f, func() { f.Close() }, nil
 	}
-}
-
-// serveMetrics serves m at http://addr/metrics until stop is called.
-func serveMetrics(addr string, m *daemon.Metrics, logf func(string, ...any)) (stop func(), err error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("--metrics: %w", err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/metrics", m.Handler())
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln) //nolint:errcheck // ends with the process
-	logf("metrics at http://%s/metrics", ln.Addr())
-	return func() { srv.Close() }, nil
 }

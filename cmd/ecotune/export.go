@@ -9,36 +9,12 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ecotune/ecotune/daemon"
+	"github.com/ecotune/ecotune/docs/help"
 	"github.com/ecotune/ecotune/policy"
 	"github.com/ecotune/ecotune/reports"
 	rundir "github.com/ecotune/ecotune/run"
 	"github.com/ecotune/ecotune/slurm"
 )
-
-const exportHelp = `Writes the rule-set file of one solution of a run: the policy and its
-parameters (and fuzzy rules), the cluster it was tuned for and where it
-came from (trace and its sha256, split, objectives on train and test, seed,
-version). The file is validated before it is written; a daemon, or
-"ecotune decide --rules", loads it.
-
---pick names a preset of the run (qos0, qos0.1, qos0.5, rel10, knee, ...)
-or a row of its front. A preset pick that misses its bound on the train or
-the test split is refused unless --force (which also overwrites); the rule
-set records the pick's feasibility on each split (provenance.feasibility). --slurm also prints a complete slurm.conf power-saving block
-for the solution: SuspendProgram and ResumeProgram (--suspend-program,
---resume-program; example scripts for IPMI and Wake-on-LAN in docs/),
-SuspendTime, SuspendTimeout, ResumeTimeout, SuspendRate and ResumeRate
-(nodes per minute), SuspendExcNodes (--exclude, and an idle-timeout
-solution's spare nodes with the real node names of --nodes-map, the map
-"ecotune daemon" uses), in the syntax of --slurm-version (default 22.05).
-An idle-timeout solution is Slurm's own power saving (SuspendTime is its
-timeout); every other policy needs "ecotune daemon", and SuspendTime is
-then a long backstop (--backstop, a day): never INFINITE, which on 22.05
-switches power saving off and makes Slurm refuse the daemon's commands.
-Comment lines say which and what Slurm cannot express.
-
-Example:
-  ecotune export runs/nasa --pick qos0.1 -o rules.json --slurm --nodes-map nodes.map >> slurm.conf`
 
 func exportCommand() *cli.Command {
 	return &cli.Command{
@@ -46,7 +22,7 @@ func exportCommand() *cli.Command {
 		Usage:       "the rule set of a chosen solution, for a daemon (and slurm.conf lines)",
 		UsageText:   "ecotune export RUN_DIR --pick PRESET|ROW -o rules.json [--slurm] [--force] [--json]",
 		ArgsUsage:   "RUN_DIR",
-		Description: exportHelp,
+		Description: help.Text("export"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "pick", Usage: "preset name or front row (required)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "rule-set file to write (required)"},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -70,13 +69,6 @@ func onInterrupt(msg string, action cli.ActionFunc) cli.ActionFunc {
 			return action(c)
 		})
 	}
-}
-
-// interruptContext is interrupt.Context: ctx itself when onInterrupt
-// watches it (the commands run from the command line), else a context the
-// first signal cancels (a command's function called directly).
-func interruptContext(ctx context.Context, _ io.Writer) (context.Context, func()) {
-	return interrupt.Context(ctx)
 }
 
 // interrupted rewrites the error of a command that ctx stopped.

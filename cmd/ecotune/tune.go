@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/internal/interrupt"
 	"github.com/ecotune/ecotune/objectives"
 	"github.com/ecotune/ecotune/reports"
 	"github.com/ecotune/ecotune/run"
@@ -88,7 +89,7 @@ func runTune(c *cli.Context) error {
 	if !c.Bool("quiet") && !c.Bool("json") {
 		o.Monitor = progress.New(c.App.ErrWriter, term.IsTerminal(int(os.Stderr.Fd())))
 	}
-	ctx, stop := interruptContext(c.Context, c.App.ErrWriter)
+	ctx, stop := interrupt.Context(c.Context)
 	defer stop()
 	switch {
 	case c.Int("windows") != 0:

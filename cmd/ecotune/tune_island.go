@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ecotune/ecotune/datasets"
+	"github.com/ecotune/ecotune/internal/interrupt"
 	"github.com/ecotune/ecotune/reports"
 	"github.com/ecotune/ecotune/tuner"
 )
@@ -92,7 +93,7 @@ func runTuneIsland(c *cli.Context) error {
 	if i < 0 || i >= p.Islands {
 		return fmt.Errorf("tune island: --index %d: the plan has islands 0..%d", i, p.Islands-1)
 	}
-	ctx, stop := interruptContext(c.Context, c.App.ErrWriter)
+	ctx, stop := interrupt.Context(c.Context)
 	defer stop()
 	st, err := tuner.TuneIsland(ctx, p, o, dir, i, nil)
 	if err != nil {
