@@ -257,6 +257,15 @@ func (s *Simulator) reservation(need int) (shadow int64, extra int) {
 		}
 		return s.offReservation(need)
 	}
+	return s.bootReservation(need)
+}
+
+// bootReservation is reservation when nodes are booting: the running
+// jobs' ends and the boots' merged in time order.
+func (s *Simulator) bootReservation(need int) (shadow int64, extra int) {
+	st := &s.st
+	acc := st.avail
+	ends, boots := st.ends, st.boots.items()
 	k, b := len(ends)-1, 0
 	for k >= 0 || b < len(boots) {
 		var e endEntry
