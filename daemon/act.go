@@ -47,24 +47,43 @@ func (g *Guard) Translate(d *policy.Decision, v *policy.View, snap *Snapshot) ([
 	for i := range snap.Nodes {
 		byName[snap.Nodes[i].Name] = &snap.Nodes[i]
 	}
+	seen := map[string]bool{}
+	down, refused := g.powerDowns(d.PowerOff, v, byName, nodesWithJob(snap.Jobs), seen)
+	up, refusedUp := g.powerUps(d.PowerOn, v, byName, seen)
+	refused = append(refused, refusedUp...)
+	for _, f := range d.Freq {
+		refused = append(refused, Refusal{Node: v.Nodes[f.Node].Name, Verb: "freq", Why: "Slurm has no frequency verb for idle nodes"})
+	}
+	var cmds []Command
+	if len(down) > 0 {
+		cmds = append(cmds, Command{Verb: VerbPowerDown, Nodes: down})
+	}
+	if len(up) > 0 {
+		cmds = append(cmds, Command{Verb: VerbPowerUp, Nodes: up})
+	}
+	return cmds, refused
+}
+
+// nodesWithJob is the set of nodes a running job is on.
+func nodesWithJob(jobs []Job) map[string]bool {
 	withJob := map[string]bool{}
-	booting := 0
-	for _, j := range snap.Jobs {
+	for _, j := range jobs {
 		if j.Running {
 			for _, n := range j.Nodes {
 				withJob[n] = true
 			}
 		}
 	}
-	for i := range v.Nodes {
-		if v.Nodes[i].State == policy.Booting {
-			booting++
-		}
-	}
-	var down, up []string
+	return withJob
+}
+
+// powerDowns are the nodes of the decision's power-offs that may be
+// powered down, and the refusals of the others; seen records the nodes
+// taken.
+func (g *Guard) powerDowns(offs []policy.NodeCommand, v *policy.View, byName map[string]*Node, withJob, seen map[string]bool) ([]string, []Refusal) {
+	var down []string
 	var refused []Refusal
-	seen := map[string]bool{}
-	for _, c := range d.PowerOff {
+	for _, c := range offs {
 		name := v.Nodes[c.Node].Name
 		if why := g.downWhy(byName[name], withJob[name], seen[name]); why != "" {
 			refused = append(refused, Refusal{Node: name, Verb: VerbPowerDown, Why: why})
@@ -73,7 +92,22 @@ func (g *Guard) Translate(d *policy.Decision, v *policy.View, snap *Snapshot) ([
 		seen[name] = true
 		down = append(down, name)
 	}
-	for _, i := range d.PowerOn {
+	return down, refused
+}
+
+// powerUps are the nodes of the decision's power-ons that may be powered
+// up, at most MaxBooting booting at once with those of v, and the
+// refusals of the others; seen records the nodes taken.
+func (g *Guard) powerUps(ons []int, v *policy.View, byName map[string]*Node, seen map[string]bool) ([]string, []Refusal) {
+	booting := 0
+	for i := range v.Nodes {
+		if v.Nodes[i].State == policy.Booting {
+			booting++
+		}
+	}
+	var up []string
+	var refused []Refusal
+	for _, i := range ons {
 		name := v.Nodes[i].Name
 		why := g.upWhy(byName[name], seen[name])
 		if why == "" && g.MaxBooting > 0 && booting >= g.MaxBooting {
@@ -87,17 +121,7 @@ func (g *Guard) Translate(d *policy.Decision, v *policy.View, snap *Snapshot) ([
 		up = append(up, name)
 		booting++
 	}
-	for _, f := range d.Freq {
-		refused = append(refused, Refusal{Node: v.Nodes[f.Node].Name, Verb: "freq", Why: "Slurm has no frequency verb for idle nodes"})
-	}
-	var cmds []Command
-	if len(down) > 0 {
-		cmds = append(cmds, Command{Verb: VerbPowerDown, Nodes: down})
-	}
-	if len(up) > 0 {
-		cmds = append(cmds, Command{Verb: VerbPowerUp, Nodes: up})
-	}
-	return cmds, refused
+	return up, refused
 }
 
 func (g *Guard) downWhy(n *Node, hasJob, repeated bool) string {

@@ -74,6 +74,27 @@ func New(cfg Config) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
+	cfg.setDefaults()
+	d := &Daemon{cfg: cfg, policy: p, guard: Guard{Exclude: map[string]bool{}, MaxBooting: cfg.MaxBooting}}
+	for _, n := range cfg.Exclude {
+		d.guard.Exclude[n] = true
+	}
+	if d.guard.MaxBooting == 0 {
+		if mb, ok := cfg.Rules.Policy.Params["max_booting"]; ok && mb > 0 {
+			d.guard.MaxBooting = int(mb)
+		}
+	}
+	if cfg.StateDir != "" {
+		if err := d.loadState(); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// setDefaults fills in the clock, sleep, log, time zone and command
+// timeout a configuration leaves unset.
+func (cfg *Config) setDefaults() {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -90,28 +111,22 @@ func New(cfg Config) (*Daemon, error) {
 	if cfg.CommandTimeout <= 0 {
 		cfg.CommandTimeout = max(time.Duration(cfg.Rules.Period)*time.Second, 30*time.Second)
 	}
-	d := &Daemon{cfg: cfg, policy: p, guard: Guard{Exclude: map[string]bool{}, MaxBooting: cfg.MaxBooting}}
-	for _, n := range cfg.Exclude {
-		d.guard.Exclude[n] = true
+}
+
+// loadState makes the state directory and reads the feature history it
+// holds, if any; the first cycle takes it up when it is of the same nodes.
+func (d *Daemon) loadState() error {
+	if err := os.MkdirAll(d.cfg.StateDir, 0o755); err != nil {
+		return fmt.Errorf("state dir: %w", err)
 	}
-	if d.guard.MaxBooting == 0 {
-		if mb, ok := cfg.Rules.Policy.Params["max_booting"]; ok && mb > 0 {
-			d.guard.MaxBooting = int(mb)
-		}
+	h, ok, err := LoadHistory(d.cfg.StateDir)
+	if err != nil {
+		return err
 	}
-	if cfg.StateDir != "" {
-		if err := os.MkdirAll(cfg.StateDir, 0o755); err != nil {
-			return nil, fmt.Errorf("state dir: %w", err)
-		}
-		h, ok, err := LoadHistory(cfg.StateDir)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			d.loaded = h
-		}
+	if ok {
+		d.loaded = h
 	}
-	return d, nil
+	return nil
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
@@ -222,6 +237,7 @@ func (d *Daemon) Cycle(ctx context.Context) error {
 	return err
 }
 
+// cycle is one Cycle: it records in rec what it saw, decided and did.
 func (d *Daemon) cycle(ctx context.Context, now int64, rec *Record) error {
 	snap, err := d.cfg.Source.Snapshot(ctx)
 	if err != nil {
@@ -229,37 +245,81 @@ func (d *Daemon) cycle(ctx context.Context, now int64, rec *Record) error {
 	}
 	snap.Time = now
 	if d.assign == nil {
-		a, err := Assign(d.cfg.Rules, snap.Nodes, d.cfg.NodeMap, d.cfg.AllowResize)
-		if err != nil {
-			return fmt.Errorf("%w: %w", ErrStartup, err)
+		if err := d.mapCluster(now, snap, rec); err != nil {
+			return err
 		}
-		for _, w := range a.Warnings {
-			d.cfg.Logf("warning: %s", w)
-		}
-		rec.Warnings = a.Warnings
-		for _, n := range d.cfg.Exclude {
-			if _, ok := a.Group[n]; !ok {
-				return fmt.Errorf("%w: excluded node %s is not a managed node", ErrStartup, n)
-			}
-		}
-		d.assign = a
-		if h := d.loaded; h != nil && slices.Equal(h.Names, a.Order) {
-			d.history = h
-			d.cfg.Logf("continuing the feature history of %s (started %s, %d arrivals)", d.cfg.StateDir,
-				time.Unix(h.F.Start(), 0).UTC().Format(time.RFC3339), len(h.F.Recent()))
-		} else {
-			if h != nil {
-				d.cfg.Logf("warning: %s holds the history of other nodes (%d): starting a new one", d.cfg.StateDir, len(h.Names))
-			}
-			d.history = NewHistory(now, *d.cfg.TZOffset, a.Order)
-		}
-		d.loaded = nil
 	}
 	h := d.history
 	if now < h.F.Now() {
 		now = h.F.Now() // the clock went back: keep time monotonic
 		snap.Time = now
 	}
+	if err := d.update(now, snap, rec); err != nil {
+		return err
+	}
+	st := BuildState(d.cfg.Rules, d.assign, h, *d.cfg.TZOffset, snap)
+	v, err := st.View(groupsFor(d.cfg.Rules, d.assign), d.cfg.Rules.Period)
+	if err != nil {
+		return fmt.Errorf("building the view: %w", err)
+	}
+	if d.cfg.LogState {
+		rec.State = st
+	}
+	rec.View = summarize(v, snap, d.assign)
+	d.cfg.Metrics.observe(rec.View, d.cfg.Rules, v)
+	d.decision.Reset()
+	d.policy.Decide(v, &d.decision)
+	out := d.decision.Out(d.policy, v)
+	rec.Decision = &out
+	d.cfg.Metrics.decided()
+	cmds, refused := d.guard.Translate(&d.decision, v, snap)
+	rec.Refused, err = d.act(ctx, cmds, refused)
+	for _, c := range cmds {
+		if len(c.Nodes) > 0 || c.Error != "" {
+			rec.Commands = append(rec.Commands, c)
+		}
+	}
+	return err
+}
+
+// mapCluster maps the rule set's cluster onto Slurm's nodes at the first
+// cycle, checks the excluded nodes and takes up the feature history of the
+// state directory when it is of the same nodes. Its errors are
+// ErrStartup.
+func (d *Daemon) mapCluster(now int64, snap *Snapshot, rec *Record) error {
+	a, err := Assign(d.cfg.Rules, snap.Nodes, d.cfg.NodeMap, d.cfg.AllowResize)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrStartup, err)
+	}
+	for _, w := range a.Warnings {
+		d.cfg.Logf("warning: %s", w)
+	}
+	rec.Warnings = a.Warnings
+	for _, n := range d.cfg.Exclude {
+		if _, ok := a.Group[n]; !ok {
+			return fmt.Errorf("%w: excluded node %s is not a managed node", ErrStartup, n)
+		}
+	}
+	d.assign = a
+	if h := d.loaded; h != nil && slices.Equal(h.Names, a.Order) {
+		d.history = h
+		d.cfg.Logf("continuing the feature history of %s (started %s, %d arrivals)", d.cfg.StateDir,
+			time.Unix(h.F.Start(), 0).UTC().Format(time.RFC3339), len(h.F.Recent()))
+	} else {
+		if h != nil {
+			d.cfg.Logf("warning: %s holds the history of other nodes (%d): starting a new one", d.cfg.StateDir, len(h.Names))
+		}
+		d.history = NewHistory(now, *d.cfg.TZOffset, a.Order)
+	}
+	d.loaded = nil
+	return nil
+}
+
+// update clamps snap to the cluster's bounds, brings the feature history
+// up to now and saves it in the state directory, recording the warnings
+// and node events in rec.
+func (d *Daemon) update(now int64, snap *Snapshot, rec *Record) error {
+	h := d.history
 	notes, err := clampSnapshot(snap, clusterSlots(groupsFor(d.cfg.Rules, d.assign)))
 	if err != nil {
 		return err
@@ -278,62 +338,60 @@ func (d *Daemon) cycle(ctx context.Context, now int64, rec *Record) error {
 			d.cfg.Logf("saving the feature state: %v", err)
 		}
 	}
-	st := BuildState(d.cfg.Rules, d.assign, h, *d.cfg.TZOffset, snap)
-	v, err := st.View(groupsFor(d.cfg.Rules, d.assign), d.cfg.Rules.Period)
-	if err != nil {
-		return fmt.Errorf("building the view: %w", err)
-	}
-	if d.cfg.LogState {
-		rec.State = st
-	}
-	rec.View = summarize(v, snap, d.assign)
-	d.cfg.Metrics.observe(rec.View, d.cfg.Rules, v)
-	d.decision.Reset()
-	d.policy.Decide(v, &d.decision)
-	out := d.decision.Out(d.policy, v)
-	rec.Decision = &out
-	d.cfg.Metrics.decided()
-	cmds, refused := d.guard.Translate(&d.decision, v, snap)
+	return nil
+}
+
+// act runs the commands (a dry run only marks them), a power-down only
+// on the nodes still idle when Slurm is read again. It returns refused
+// with the refusals of those rechecks, and the first error.
+func (d *Daemon) act(ctx context.Context, cmds []Command, refused []Refusal) ([]Refusal, error) {
 	var firstErr error
 	for i := range cmds {
 		c := &cmds[i]
 		c.DryRun = d.cfg.DryRun
 		if c.Verb == VerbPowerDown && !d.cfg.DryRun {
-			// A job may have landed on a node since the poll: look again.
-			fresh, err := d.cfg.Source.Snapshot(ctx)
+			more, err := d.recheck(ctx, c)
 			if err != nil {
-				c.Error = fmt.Sprintf("not run: reading Slurm again: %v", err)
-				firstErr = firstOf(firstErr, fmt.Errorf("%s: reading Slurm again: %w", c.Verb, err))
+				firstErr = firstOf(firstErr, err)
 				continue
 			}
-			refused = append(refused, d.guard.Recheck(c, fresh)...)
+			refused = append(refused, more...)
 			if len(c.Nodes) == 0 {
 				continue
 			}
 		}
 		if !d.cfg.DryRun {
-			var err error
-			if c.Verb == VerbPowerDown {
-				err = d.cfg.Actuator.PowerDown(ctx, c.Nodes)
-			} else {
-				err = d.cfg.Actuator.PowerUp(ctx, c.Nodes)
-			}
-			if err != nil {
-				c.Error = err.Error()
-				d.cfg.Logf("%s %v failed: %v", c.Verb, c.Nodes, err)
-				firstErr = firstOf(firstErr, fmt.Errorf("%s: %w", c.Verb, err))
-			}
+			firstErr = firstOf(firstErr, d.execute(ctx, c))
 		}
 		d.cfg.Metrics.command(c)
 	}
-	rec.Refused = refused
-	for _, c := range cmds {
-		if len(c.Nodes) > 0 || c.Error != "" {
-			rec.Commands = append(rec.Commands, c)
-		}
+	return refused, firstErr
+}
+
+// recheck reads Slurm again before power-down c (a job may have landed on
+// a node since the poll) and drops from c the nodes no longer idle.
+func (d *Daemon) recheck(ctx context.Context, c *Command) ([]Refusal, error) {
+	fresh, err := d.cfg.Source.Snapshot(ctx)
+	if err != nil {
+		c.Error = fmt.Sprintf("not run: reading Slurm again: %v", err)
+		return nil, fmt.Errorf("%s: reading Slurm again: %w", c.Verb, err)
 	}
-	if firstErr != nil {
-		return firstErr
+	return d.guard.Recheck(c, fresh), nil
+}
+
+// execute runs command c with the actuator, recording and logging its
+// error.
+func (d *Daemon) execute(ctx context.Context, c *Command) error {
+	var err error
+	if c.Verb == VerbPowerDown {
+		err = d.cfg.Actuator.PowerDown(ctx, c.Nodes)
+	} else {
+		err = d.cfg.Actuator.PowerUp(ctx, c.Nodes)
+	}
+	if err != nil {
+		c.Error = err.Error()
+		d.cfg.Logf("%s %v failed: %v", c.Verb, c.Nodes, err)
+		return fmt.Errorf("%s: %w", c.Verb, err)
 	}
 	return nil
 }

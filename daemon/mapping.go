@@ -106,81 +106,108 @@ func Assign(rs *policy.RuleSet, nodes []Node, m *NodeMap, allowResize bool) (*As
 	for i := range nodes {
 		live[nodes[i].Name] = &nodes[i]
 	}
-	groupIndex := func(name string) int {
-		return slices.IndexFunc(rs.Cluster, func(g policy.Group) bool { return g.Name == name })
-	}
+	how := "by CPUs per node"
 	if m != nil {
-		for _, e := range m.Groups {
-			g := groupIndex(e.Group)
-			if g < 0 {
-				return nil, fmt.Errorf("node map line %d: group %q is not a group of the rule set (%s)", e.Line, e.Group, groupNames(rs))
-			}
-			for _, h := range e.Hosts {
-				n := live[h]
-				if n == nil {
-					return nil, fmt.Errorf("node map line %d: node %s is not a node of the Slurm cluster", e.Line, h)
-				}
-				if n.CPUs != rs.Cluster[g].Slots {
-					return nil, fmt.Errorf("node map line %d: node %s has %d CPUs, group %s has %d slots", e.Line, h, n.CPUs, e.Group, rs.Cluster[g].Slots)
-				}
-				a.add(h, g)
-			}
+		how = "by the node map"
+		if err := a.byMap(rs, m, live); err != nil {
+			return nil, err
 		}
 	} else {
-		names := make([]string, 0, len(nodes))
-		for _, n := range nodes {
-			names = append(names, n.Name)
+		a.byCPUs(rs, nodes, live)
+	}
+	if err := a.checkCounts(rs, how, allowResize); err != nil {
+		return nil, err
+	}
+	if len(a.Order) == 0 {
+		return nil, fmt.Errorf("no Slurm node maps to the rule set's groups (%s)", groupNames(rs))
+	}
+	return a, nil
+}
+
+// byMap assigns the nodes by node map m; live are Slurm's nodes by name.
+func (a *Assignment) byMap(rs *policy.RuleSet, m *NodeMap, live map[string]*Node) error {
+	for _, e := range m.Groups {
+		g := slices.IndexFunc(rs.Cluster, func(g policy.Group) bool { return g.Name == e.Group })
+		if g < 0 {
+			return fmt.Errorf("node map line %d: group %q is not a group of the rule set (%s)", e.Line, e.Group, groupNames(rs))
 		}
-		sort.Strings(names)
-		perGroup := make([][]string, len(rs.Cluster))
-		for _, h := range names {
-			cpus := live[h].CPUs
-			g := -1
-			for k := range rs.Cluster {
-				if rs.Cluster[k].Slots != cpus {
-					continue
-				}
-				if g < 0 {
-					g = k
-				}
-				if len(perGroup[k]) < rs.Cluster[k].Count {
-					g = k
-					break
-				}
+		for _, h := range e.Hosts {
+			n := live[h]
+			if n == nil {
+				return fmt.Errorf("node map line %d: node %s is not a node of the Slurm cluster", e.Line, h)
 			}
-			if g < 0 {
-				a.Warnings = append(a.Warnings, fmt.Sprintf("node %s (%d CPUs) matches no group's slots: not managed", h, cpus))
-				continue
+			if n.CPUs != rs.Cluster[g].Slots {
+				return fmt.Errorf("node map line %d: node %s has %d CPUs, group %s has %d slots", e.Line, h, n.CPUs, e.Group, rs.Cluster[g].Slots)
 			}
-			perGroup[g] = append(perGroup[g], h)
-		}
-		for g, hs := range perGroup {
-			for _, h := range hs {
-				a.add(h, g)
-			}
+			a.add(h, g)
 		}
 	}
+	return nil
+}
+
+// byCPUs assigns the nodes in name order each to a group with its CPU
+// count as slots, the first such group not yet full (or else the first
+// such group); a node of no group's slots is left out with a warning.
+func (a *Assignment) byCPUs(rs *policy.RuleSet, nodes []Node, live map[string]*Node) {
+	names := make([]string, 0, len(nodes))
+	for _, n := range nodes {
+		names = append(names, n.Name)
+	}
+	sort.Strings(names)
+	perGroup := make([][]string, len(rs.Cluster))
+	for _, h := range names {
+		cpus := live[h].CPUs
+		g := cpuGroup(rs, perGroup, cpus)
+		if g < 0 {
+			a.Warnings = append(a.Warnings, fmt.Sprintf("node %s (%d CPUs) matches no group's slots: not managed", h, cpus))
+			continue
+		}
+		perGroup[g] = append(perGroup[g], h)
+	}
+	for g, hs := range perGroup {
+		for _, h := range hs {
+			a.add(h, g)
+		}
+	}
+}
+
+// cpuGroup is the group of a node of cpus CPUs: the first group of that
+// many slots with fewer nodes in perGroup than its count, else the first
+// group of that many slots, else -1.
+func cpuGroup(rs *policy.RuleSet, perGroup [][]string, cpus int) int {
+	g := -1
+	for k := range rs.Cluster {
+		if rs.Cluster[k].Slots != cpus {
+			continue
+		}
+		if g < 0 {
+			g = k
+		}
+		if len(perGroup[k]) < rs.Cluster[k].Count {
+			return k
+		}
+	}
+	return g
+}
+
+// checkCounts checks the groups' node counts against the rule set's,
+// mapped how; with allowResize a difference is a warning.
+func (a *Assignment) checkCounts(rs *policy.RuleSet, how string, allowResize bool) error {
 	var bad []string
 	for g := range rs.Cluster {
 		if a.Counts[g] != rs.Cluster[g].Count {
 			bad = append(bad, fmt.Sprintf("group %s: rule set has %d nodes, Slurm cluster %d", rs.Cluster[g].Name, rs.Cluster[g].Count, a.Counts[g]))
 		}
 	}
-	if len(bad) > 0 {
-		how := "by CPUs per node"
-		if m != nil {
-			how = "by the node map"
-		}
-		msg := fmt.Sprintf("the rule set's cluster does not match the Slurm cluster (%s): %s", how, strings.Join(bad, "; "))
-		if !allowResize {
-			return nil, fmt.Errorf("%s (--allow-resize runs it on the live counts; --nodes-map maps groups to nodes)", msg)
-		}
-		a.Warnings = append(a.Warnings, msg+": running on the live counts (--allow-resize)")
+	if len(bad) == 0 {
+		return nil
 	}
-	if len(a.Order) == 0 {
-		return nil, fmt.Errorf("no Slurm node maps to the rule set's groups (%s)", groupNames(rs))
+	msg := fmt.Sprintf("the rule set's cluster does not match the Slurm cluster (%s): %s", how, strings.Join(bad, "; "))
+	if !allowResize {
+		return fmt.Errorf("%s (--allow-resize runs it on the live counts; --nodes-map maps groups to nodes)", msg)
 	}
-	return a, nil
+	a.Warnings = append(a.Warnings, msg+": running on the live counts (--allow-resize)")
+	return nil
 }
 
 func (a *Assignment) add(name string, g int) {

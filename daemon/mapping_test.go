@@ -109,3 +109,27 @@ func FuzzParseNodeMap(f *testing.F) {
 		}
 	})
 }
+
+// TestAssignEqualSlots checks how nodes by CPUs fill groups of the same
+// slot count: in name order, each into the first group not yet full, the
+// overflow into the first group.
+func TestAssignEqualSlots(t *testing.T) {
+	rs := &policy.RuleSet{Cluster: []policy.Group{{Name: "x", Count: 1, Slots: 4}, {Name: "y", Count: 1, Slots: 4}, {Name: "z", Count: 1, Slots: 8}}}
+	for _, tt := range []struct {
+		nodes  map[string]int
+		order  []string
+		counts []int
+	}{
+		{map[string]int{"a2": 4, "a1": 4, "c1": 8}, []string{"a1", "a2", "c1"}, []int{1, 1, 1}},
+		{map[string]int{"a3": 4, "a2": 4, "a1": 4, "c1": 8}, []string{"a1", "a3", "a2", "c1"}, []int{2, 1, 1}},
+		{map[string]int{"a1": 4, "c2": 8, "c1": 8}, []string{"a1", "c1", "c2"}, []int{1, 0, 2}},
+	} {
+		a, err := Assign(rs, nodesOf(tt.nodes), nil, true)
+		if err != nil {
+			t.Fatalf("%v: %v", tt.nodes, err)
+		}
+		if !reflect.DeepEqual(a.Order, tt.order) || !reflect.DeepEqual(a.Counts, tt.counts) {
+			t.Errorf("%v: order %v counts %v, want %v %v", tt.nodes, a.Order, a.Counts, tt.order, tt.counts)
+		}
+	}
+}

@@ -25,6 +25,16 @@ func BuildState(rs *policy.RuleSet, a *Assignment, h *History, tz int, snap *Sna
 	for _, r := range f.Recent() {
 		s.Recent = append(s.Recent, policy.StateArrival(r))
 	}
+	inView := stateNodes(s, rs, a, h, snap)
+	stateJobs(s, snap, inView)
+	return s
+}
+
+// stateNodes lists in s the managed nodes, the available ones in
+// assignment order and then the unavailable ones as "down", and returns
+// the set of available ones.
+func stateNodes(s *policy.State, rs *policy.RuleSet, a *Assignment, h *History, snap *Snapshot) map[string]bool {
+	now := snap.Time
 	byName := make(map[string]*Node, len(snap.Nodes))
 	for i := range snap.Nodes {
 		byName[snap.Nodes[i].Name] = &snap.Nodes[i]
@@ -37,27 +47,40 @@ func BuildState(rs *policy.RuleSet, a *Assignment, h *History, tz int, snap *Sna
 			out = append(out, policy.StateNode{Name: name, Group: rs.Cluster[a.Group[name]].Name, State: "down", Since: now})
 			continue
 		}
-		g := rs.Cluster[a.Group[name]]
-		sn := policy.StateNode{Name: name, Group: g.Name, State: n.Power.String(), Since: now}
-		if i, ok := h.index[name]; ok {
-			t := f.Node(i)
-			sn.Since = min(t.Since, now)
-			if n.Power == policy.Idle && t.IdleSince != sn.Since {
-				is := min(t.IdleSince, now)
-				sn.IdleSince = &is
-			}
-			if t.LastFailed != policy.NoTime {
-				lf := t.LastFailed
-				sn.LastFailed = &lf
-			}
-		}
-		if n.Power == policy.Busy {
-			sn.BusySlots = min(max(n.AllocCPUs, 1), g.Slots)
-		}
-		s.Nodes = append(s.Nodes, sn)
+		s.Nodes = append(s.Nodes, stateNode(n, rs.Cluster[a.Group[name]], h, now))
 		inView[name] = true
 	}
 	s.Nodes = append(s.Nodes, out...)
+	return inView
+}
+
+// stateNode is available node n of group g at now, with its since, idle
+// since and last failure times from the feature history h.
+func stateNode(n *Node, g policy.Group, h *History, now int64) policy.StateNode {
+	sn := policy.StateNode{Name: n.Name, Group: g.Name, State: n.Power.String(), Since: now}
+	if i, ok := h.index[n.Name]; ok {
+		t := h.F.Node(i)
+		sn.Since = min(t.Since, now)
+		if n.Power == policy.Idle && t.IdleSince != sn.Since {
+			is := min(t.IdleSince, now)
+			sn.IdleSince = &is
+		}
+		if t.LastFailed != policy.NoTime {
+			lf := t.LastFailed
+			sn.LastFailed = &lf
+		}
+	}
+	if n.Power == policy.Busy {
+		sn.BusySlots = min(max(n.AllocCPUs, 1), g.Slots)
+	}
+	return sn
+}
+
+// stateJobs lists in s the pending jobs in submit order and the running
+// jobs in start order, each on its nodes of inView (a job on none is left
+// out).
+func stateJobs(s *policy.State, snap *Snapshot, inView map[string]bool) {
+	now := snap.Time
 	var pending, running []*Job
 	for i := range snap.Jobs {
 		j := &snap.Jobs[i]
@@ -84,7 +107,6 @@ func BuildState(rs *policy.RuleSet, a *Assignment, h *History, tz int, snap *Sna
 		}
 		s.Running = append(s.Running, r)
 	}
-	return s
 }
 
 // groupsFor is the rule set's cluster with the live node counts.

@@ -310,6 +310,13 @@ func (p *hgfs) Decide(v *View, d *Decision) {
 	in, wake := p.inputs(v)
 	due, next := dueIdle(v, p.scaledIdle(in))
 	d.Wake = earliest(d.Wake, earliest(wake, next))
+	p.powerOff(v, d, due, avail)
+}
+
+// powerOff switches off the due idle nodes, in offOrder, while they fit
+// in the avail free slots beyond the queue's need, a free slot is left
+// and more than spare nodes stay idle.
+func (p *hgfs) powerOff(v *View, d *Decision, due []int, avail int) {
 	kept := v.IdleNodes
 	for _, i := range offOrder(v, due, &p.order) {
 		n := &v.Nodes[i]

@@ -184,7 +184,16 @@ func nodeState(name string) (st NodeState, inService, ok bool) {
 	if !ok {
 		return 0, false, false
 	}
-	st, inService = m.state, m.inService
+	st, inService = withSymbol(m.state, m.inService, symbol)
+	for _, f := range parts[1:] {
+		st, inService = withFlag(st, inService, m.state, f)
+	}
+	return st, inService, true
+}
+
+// withSymbol applies a Slurm state's trailing symbol ("idle~") to its
+// power state st and in-service inService.
+func withSymbol(st NodeState, inService bool, symbol byte) (NodeState, bool) {
 	switch symbol {
 	case '~':
 		st = Off
@@ -195,58 +204,85 @@ func nodeState(name string) (st NodeState, inService, ok bool) {
 	case '*':
 		inService = false
 	}
-	for _, f := range parts[1:] {
-		switch {
-		case outOfService[f]:
-			inService = false
-		case (f == "powered_down" || f == "power_down" || f == "powered_off") && m.state == Busy:
-			st = Booting // allocated to a job while down: Slurm is resuming it
-		case f == "powered_down" || f == "power_down" || f == "powered_off":
-			st = Off
-		case f == "powering_up":
-			st = Booting
-		case f == "powering_down":
-			st = ShuttingDown
-		}
+	return st, inService
+}
+
+// withFlag applies a Slurm state flag ("+drain") to the power state st and
+// in-service inService of a node whose base state is base.
+func withFlag(st NodeState, inService bool, base NodeState, f string) (NodeState, bool) {
+	switch {
+	case outOfService[f]:
+		inService = false
+	case (f == "powered_down" || f == "power_down" || f == "powered_off") && base == Busy:
+		st = Booting // allocated to a job while down: Slurm is resuming it
+	case f == "powered_down" || f == "power_down" || f == "powered_off":
+		st = Off
+	case f == "powering_up":
+		st = Booting
+	case f == "powering_down":
+		st = ShuttingDown
 	}
-	return st, inService, true
+	return st, inService
 }
 
 // View validates s against the cluster groups and returns its View. The
 // error names the offending field, e.g. "nodes[3].busy_slots: 9 > 8 slots".
 func (s *State) View(groups []Group, period int64) (*View, error) {
 	v := &View{Now: s.Now, Start: s.Start, TZOffset: s.TZOffset, Period: period, Groups: groups}
-	switch {
-	case s.Now < 0:
-		return nil, fmt.Errorf("now: %d is negative", s.Now)
-	case s.Now > horizon.Unix:
-		return nil, fmt.Errorf("now: %d is out of range: beyond the horizon %s (%d)", s.Now, horizon.Text, horizon.Unix)
-	case s.Start < 0 || s.Start > s.Now:
-		return nil, fmt.Errorf("start: %d out of [0, now %d]", s.Start, s.Now)
-	case s.TZOffset < -14*3600 || s.TZOffset > 14*3600:
-		return nil, fmt.Errorf("tz_offset_s: %d out of [-50400, 50400]", s.TZOffset)
-	case len(s.HourlySlots) != 0 && len(s.HourlySlots) != 24:
-		return nil, fmt.Errorf("hourly_slots: %d values, want 24", len(s.HourlySlots))
-	}
-	for h, x := range s.HourlySlots {
-		switch {
-		case x < 0:
-			return nil, fmt.Errorf("hourly_slots[%d]: %g is negative", h, x)
-		case !(x <= maxHourlySlots): // also NaN
-			return nil, fmt.Errorf("hourly_slots[%d]: %g is out of range: more than %g", h, x, maxHourlySlots)
-		}
+	if err := s.checkClock(); err != nil {
+		return nil, err
 	}
 	copy(v.HourlySlots[:], s.HourlySlots)
 	ids := make(map[string]int, len(s.Nodes)) // in-service nodes: their ID
 	names := make(map[string]bool, len(s.Nodes))
+	if err := s.nodes(v, groups, ids, names); err != nil {
+		return nil, err
+	}
+	if err := s.jobs(v, ids, names, clusterSlots(groups)); err != nil {
+		return nil, err
+	}
+	v.Recount()
+	return v, nil
+}
+
+// checkClock checks now, start, the time zone offset and the hourly
+// arrival profile.
+func (s *State) checkClock() error {
+	switch {
+	case s.Now < 0:
+		return fmt.Errorf("now: %d is negative", s.Now)
+	case s.Now > horizon.Unix:
+		return fmt.Errorf("now: %d is out of range: beyond the horizon %s (%d)", s.Now, horizon.Text, horizon.Unix)
+	case s.Start < 0 || s.Start > s.Now:
+		return fmt.Errorf("start: %d out of [0, now %d]", s.Start, s.Now)
+	case s.TZOffset < -14*3600 || s.TZOffset > 14*3600:
+		return fmt.Errorf("tz_offset_s: %d out of [-50400, 50400]", s.TZOffset)
+	case len(s.HourlySlots) != 0 && len(s.HourlySlots) != 24:
+		return fmt.Errorf("hourly_slots: %d values, want 24", len(s.HourlySlots))
+	}
+	for h, x := range s.HourlySlots {
+		switch {
+		case x < 0:
+			return fmt.Errorf("hourly_slots[%d]: %g is negative", h, x)
+		case !(x <= maxHourlySlots): // also NaN
+			return fmt.Errorf("hourly_slots[%d]: %g is out of range: more than %g", h, x, maxHourlySlots)
+		}
+	}
+	return nil
+}
+
+// nodes validates every node, appends the in-service ones to v.Nodes and
+// records them in ids (name to ID); names records every node's name. The
+// nodes must match the groups' counts.
+func (s *State) nodes(v *View, groups []Group, ids map[string]int, names map[string]bool) error {
 	perGroup := make([]int, len(groups))
 	for i := range s.Nodes {
 		n, inService, err := s.node(i, groups)
 		if err != nil {
-			return nil, fmt.Errorf("nodes[%d].%w", i, err)
+			return fmt.Errorf("nodes[%d].%w", i, err)
 		}
 		if names[n.Name] {
-			return nil, fmt.Errorf("nodes[%d].name: %q used twice", i, n.Name)
+			return fmt.Errorf("nodes[%d].name: %q used twice", i, n.Name)
 		}
 		names[n.Name] = true
 		perGroup[n.Group]++
@@ -257,23 +293,25 @@ func (s *State) View(groups []Group, period int64) (*View, error) {
 		ids[n.Name] = n.ID
 		v.Nodes = append(v.Nodes, n)
 	}
+	return checkGroupCounts(groups, len(s.Nodes), perGroup)
+}
+
+// checkGroupCounts checks that the state lists every node of the groups:
+// nodes in all, perGroup of each group.
+func checkGroupCounts(groups []Group, nodes int, perGroup []int) error {
 	total := 0
 	for g := range groups {
 		total += groups[g].Count
 	}
-	if len(s.Nodes) != total {
-		return nil, fmt.Errorf("nodes: %d nodes, but the rule set's cluster has %d (%s); list every node once", len(s.Nodes), total, groupCounts(groups))
+	if nodes != total {
+		return fmt.Errorf("nodes: %d nodes, but the rule set's cluster has %d (%s); list every node once", nodes, total, groupCounts(groups))
 	}
 	for g := range groups {
 		if perGroup[g] != groups[g].Count {
-			return nil, fmt.Errorf("nodes: %d nodes of group %q, but the rule set's cluster has %d", perGroup[g], groups[g].Name, groups[g].Count)
+			return fmt.Errorf("nodes: %d nodes of group %q, but the rule set's cluster has %d", perGroup[g], groups[g].Name, groups[g].Count)
 		}
 	}
-	if err := s.jobs(v, ids, names, clusterSlots(groups)); err != nil {
-		return nil, err
-	}
-	v.Recount()
-	return v, nil
+	return nil
 }
 
 // maxHourlySlots bounds hourly_slots: one job per slot of the largest
@@ -324,51 +362,22 @@ func (s *State) node(i int, groups []Group) (NodeView, bool, error) {
 	if sn.Name == "" {
 		return n, false, errors.New("name: empty")
 	}
-	for g := range groups {
-		if groups[g].Name == sn.Group {
-			n.Group = g
-		}
-	}
+	n.Group = groupIndex(groups, sn.Group)
 	if n.Group < 0 {
 		return n, false, fmt.Errorf("group: %q is not a group of the rule set's cluster", sn.Group)
 	}
 	g := &groups[n.Group]
 	n.Slots = g.Slots
-	st, inService, ok := nodeState(sn.State)
-	if st == Busy && sn.BusySlots == 0 && inService && strings.HasPrefix(strings.ToLower(sn.State), "alloc") {
-		sn.BusySlots = g.Slots // Slurm's allocated: every slot
-		n.BusySlots = g.Slots
-	}
-	switch {
-	case !ok:
-		return n, false, fmt.Errorf("state: %q, want off, booting, idle, busy or shutting-down, or a Slurm state (idle, allocated, mixed, down, drained, ...)", sn.State)
-	case sn.Since < 0 || sn.Since > s.Now:
-		return n, false, fmt.Errorf("since: %d out of [0, now %d]", sn.Since, s.Now)
-	case sn.LastFailed != nil && (*sn.LastFailed < 0 || *sn.LastFailed > s.Now):
-		return n, false, fmt.Errorf("last_failed: %d out of [0, now %d]", *sn.LastFailed, s.Now)
-	case !inService:
-		if sn.BusySlots < 0 || sn.BusySlots > g.Slots {
-			return n, false, fmt.Errorf("busy_slots: %d out of [0, %d]", sn.BusySlots, g.Slots)
-		}
+	st, inService, err := s.nodePower(sn, g)
+	n.BusySlots = sn.BusySlots
+	if err != nil || !inService {
 		n.State = st
-		return n, false, nil
-	case sn.BusySlots < 0 || sn.BusySlots > g.Slots:
-		return n, false, fmt.Errorf("busy_slots: %d out of [0, %d]", sn.BusySlots, g.Slots)
-	case (st == Busy) != (sn.BusySlots > 0):
-		return n, false, fmt.Errorf("busy_slots: %d for a node %s", sn.BusySlots, sn.State)
-	case sn.SleepLevel < 0 || sn.SleepLevel > len(g.Model.SleepLevels) || (sn.SleepLevel > 0 && st != Off):
-		return n, false, fmt.Errorf("sleep_level: %d invalid for a %s node of %d sleep levels", sn.SleepLevel, sn.State, len(g.Model.SleepLevels))
-	case sn.Freq < 0 || sn.Freq >= max(1, len(g.Model.Freqs)):
-		return n, false, fmt.Errorf("freq: %d out of [0, %d)", sn.Freq, max(1, len(g.Model.Freqs)))
+		return n, false, err
 	}
 	n.State = st
 	if st == Idle {
-		n.IdleSince = sn.Since
-		if sn.IdleSince != nil {
-			n.IdleSince = *sn.IdleSince
-		}
-		if n.IdleSince < 0 || n.IdleSince > s.Now {
-			return n, false, fmt.Errorf("idle_since: %d out of [0, now %d]", n.IdleSince, s.Now)
+		if n.IdleSince, err = s.idleSince(sn); err != nil {
+			return n, false, err
 		}
 	}
 	if sn.LastFailed != nil {
@@ -377,10 +386,82 @@ func (s *State) node(i int, groups []Group) (NodeView, bool, error) {
 	return n, true, nil
 }
 
+// groupIndex is the index of the last group named name, or -1.
+func groupIndex(groups []Group, name string) int {
+	k := -1
+	for g := range groups {
+		if groups[g].Name == name {
+			k = g
+		}
+	}
+	return k
+}
+
+// nodePower validates node sn of group g and returns its power state and
+// whether it is in service. A node Slurm reports allocated without busy
+// slots is given every slot of its group.
+func (s *State) nodePower(sn *StateNode, g *Group) (NodeState, bool, error) {
+	st, inService, ok := nodeState(sn.State)
+	if st == Busy && sn.BusySlots == 0 && inService && strings.HasPrefix(strings.ToLower(sn.State), "alloc") {
+		sn.BusySlots = g.Slots // Slurm's allocated: every slot
+	}
+	switch {
+	case !ok:
+		return st, false, fmt.Errorf("state: %q, want off, booting, idle, busy or shutting-down, or a Slurm state (idle, allocated, mixed, down, drained, ...)", sn.State)
+	case sn.Since < 0 || sn.Since > s.Now:
+		return st, false, fmt.Errorf("since: %d out of [0, now %d]", sn.Since, s.Now)
+	case sn.LastFailed != nil && (*sn.LastFailed < 0 || *sn.LastFailed > s.Now):
+		return st, false, fmt.Errorf("last_failed: %d out of [0, now %d]", *sn.LastFailed, s.Now)
+	case sn.BusySlots < 0 || sn.BusySlots > g.Slots: // in service or not
+		return st, false, fmt.Errorf("busy_slots: %d out of [0, %d]", sn.BusySlots, g.Slots)
+	case !inService:
+		return st, false, nil
+	}
+	return st, true, checkInService(sn, st, g)
+}
+
+// checkInService checks the busy slots, sleep level and frequency of sn,
+// an in-service node of group g in power state st.
+func checkInService(sn *StateNode, st NodeState, g *Group) error {
+	switch {
+	case (st == Busy) != (sn.BusySlots > 0):
+		return fmt.Errorf("busy_slots: %d for a node %s", sn.BusySlots, sn.State)
+	case sn.SleepLevel < 0 || sn.SleepLevel > len(g.Model.SleepLevels) || (sn.SleepLevel > 0 && st != Off):
+		return fmt.Errorf("sleep_level: %d invalid for a %s node of %d sleep levels", sn.SleepLevel, sn.State, len(g.Model.SleepLevels))
+	case sn.Freq < 0 || sn.Freq >= max(1, len(g.Model.Freqs)):
+		return fmt.Errorf("freq: %d out of [0, %d)", sn.Freq, max(1, len(g.Model.Freqs)))
+	}
+	return nil
+}
+
+// idleSince is when idle node sn became idle: its idle_since, by default
+// its since.
+func (s *State) idleSince(sn *StateNode) (int64, error) {
+	t := sn.Since
+	if sn.IdleSince != nil {
+		t = *sn.IdleSince
+	}
+	if t < 0 || t > s.Now {
+		return t, fmt.Errorf("idle_since: %d out of [0, now %d]", t, s.Now)
+	}
+	return t, nil
+}
+
 // jobs validates the queued, running and recent jobs; ids are the
 // in-service nodes, names every node (a running job's nodes out of service
 // are left out of its View).
 func (s *State) jobs(v *View, ids map[string]int, names map[string]bool, total int) error {
+	if err := s.queue(v, total); err != nil {
+		return err
+	}
+	if err := s.running(v, ids, names, total); err != nil {
+		return err
+	}
+	return s.recent(v, total)
+}
+
+// queue validates the queued jobs and appends them to v.Queue.
+func (s *State) queue(v *View, total int) error {
 	for i, q := range s.Queue {
 		if err := checkJob(fmt.Sprintf("queue[%d]", i), q.ID, q.Slots, q.ReqTime, total); err != nil {
 			return err
@@ -390,6 +471,12 @@ func (s *State) jobs(v *View, ids map[string]int, names map[string]bool, total i
 		}
 		v.Queue = append(v.Queue, QueuedJob(q))
 	}
+	return nil
+}
+
+// running validates the running jobs and appends them to v.Running, each
+// with its in-service nodes.
+func (s *State) running(v *View, ids map[string]int, names map[string]bool, total int) error {
 	for i, r := range s.Running {
 		if err := checkJob(fmt.Sprintf("running[%d]", i), r.ID, r.Slots, r.ReqTime, total); err != nil {
 			return err
@@ -409,6 +496,11 @@ func (s *State) jobs(v *View, ids map[string]int, names map[string]bool, total i
 		}
 		v.Running = append(v.Running, j)
 	}
+	return nil
+}
+
+// recent validates the recent arrivals and appends them to v.Recent.
+func (s *State) recent(v *View, total int) error {
 	if len(s.Recent) > RecentCap {
 		return fmt.Errorf("recent: %d arrivals, at most %d", len(s.Recent), RecentCap)
 	}

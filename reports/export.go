@@ -199,15 +199,10 @@ func slurmBlock(p map[string]float64, rs *policy.RuleSet, o SlurmOptions, daemon
 		bootS, downS = max(bootS, g.Model.BootS), max(downS, g.Model.ShutdownS)
 		nodes += int64(g.Count)
 	}
-	resumeRate := int64(0)
 	var unmapped []string
-	// max_booting of at least the node count limits nothing.
-	if mb := int64(p["max_booting"]); mb > 0 && mb < nodes {
-		resumeRate = max(1, mb*60/max(bootS, 1))
-		unmapped = append(unmapped, fmt.Sprintf(
-			"max_booting=%d (at most %d nodes booting at once): Slurm limits resumes per minute instead; "+
-				"ResumeRate=%d nodes/minute = %d nodes per %d s boot × 60 s, rounded down (at least 1)",
-			mb, mb, resumeRate, mb, bootS))
+	rate, note := resumeRate(int64(p["max_booting"]), nodes, bootS)
+	if note != "" {
+		unmapped = append(unmapped, note)
 	}
 	var cfg SlurmConfig
 	suspendTime := fmt.Sprintf("SuspendTime=%d", int64(p["idle_timeout"]))
@@ -230,38 +225,11 @@ func slurmBlock(p map[string]float64, rs *policy.RuleSet, o SlurmOptions, daemon
 		fmt.Sprintf("SuspendTimeout=%d", max(downS, 1)),
 		fmt.Sprintf("ResumeTimeout=%d", max(2*bootS, 1)),
 		"SuspendRate=0",
-		fmt.Sprintf("ResumeRate=%d", resumeRate),
+		fmt.Sprintf("ResumeRate=%d", rate),
 	}
-	var exc []string
-	if len(o.Exclude) > 0 {
-		h, err := slurm.CompressHostlist(o.Exclude)
-		if err != nil {
-			return SlurmConfig{}, fmt.Errorf("excluded nodes: %w", err)
-		}
-		exc = append(exc, h)
-	}
-	if spare := int64(p["spare"]); spare > 0 && !daemon {
-		var all []string
-		for _, g := range rs.Cluster {
-			all = append(all, o.Nodes[g.Name]...)
-		}
-		switch {
-		case len(all) == 0:
-			cfg.Comments = append(cfg.Comments, fmt.Sprintf("spare=%d: add SuspendExcNodes=YOUR_NODES:%d (give --nodes-map to name them)", spare, spare))
-		case !o.Version.AtLeast(22, 5):
-			unmapped = append(unmapped, fmt.Sprintf("spare=%d: SuspendExcNodes with a node count needs Slurm 22.05 or later", spare))
-		default:
-			h, err := slurm.CompressHostlist(all)
-			if err != nil {
-				return SlurmConfig{}, fmt.Errorf("mapped nodes: %w", err)
-			}
-			exc = append(exc, fmt.Sprintf("%s:%d", h, spare))
-		}
-	}
-	if len(exc) > 1 {
-		// With a counted set, each set carries a count: the excluded
-		// nodes as a set of which all must stay up.
-		exc[0] = fmt.Sprintf("%s:%d", exc[0], len(o.Exclude))
+	exc, err := suspendExc(p, rs, o, daemon, &cfg, &unmapped)
+	if err != nil {
+		return SlurmConfig{}, err
 	}
 	if len(exc) > 0 {
 		cfg.Lines = append(cfg.Lines, "SuspendExcNodes="+strings.Join(exc, ","))
@@ -274,4 +242,56 @@ func slurmBlock(p map[string]float64, rs *policy.RuleSet, o SlurmOptions, daemon
 	}
 	cfg.Unmapped = unmapped
 	return cfg, nil
+}
+
+// resumeRate is the ResumeRate that stands for max_booting mb on a cluster
+// of nodes nodes booting in bootS seconds, and a note on the mapping; 0
+// and no note when mb limits nothing (none, or at least the node count).
+func resumeRate(mb, nodes, bootS int64) (int64, string) {
+	if mb <= 0 || mb >= nodes {
+		return 0, ""
+	}
+	rate := max(1, mb*60/max(bootS, 1))
+	return rate, fmt.Sprintf(
+		"max_booting=%d (at most %d nodes booting at once): Slurm limits resumes per minute instead; "+
+			"ResumeRate=%d nodes/minute = %d nodes per %d s boot × 60 s, rounded down (at least 1)",
+		mb, mb, rate, mb, bootS)
+}
+
+// suspendExc is the SuspendExcNodes sets: the excluded nodes, and for
+// Slurm's own power saving the spare nodes of parameters p as a counted
+// set; it adds to cfg's comments and to unmapped what it cannot map.
+func suspendExc(p map[string]float64, rs *policy.RuleSet, o SlurmOptions, daemon bool, cfg *SlurmConfig, unmapped *[]string) ([]string, error) {
+	var exc []string
+	if len(o.Exclude) > 0 {
+		h, err := slurm.CompressHostlist(o.Exclude)
+		if err != nil {
+			return nil, fmt.Errorf("excluded nodes: %w", err)
+		}
+		exc = append(exc, h)
+	}
+	if spare := int64(p["spare"]); spare > 0 && !daemon {
+		var all []string
+		for _, g := range rs.Cluster {
+			all = append(all, o.Nodes[g.Name]...)
+		}
+		switch {
+		case len(all) == 0:
+			cfg.Comments = append(cfg.Comments, fmt.Sprintf("spare=%d: add SuspendExcNodes=YOUR_NODES:%d (give --nodes-map to name them)", spare, spare))
+		case !o.Version.AtLeast(22, 5):
+			*unmapped = append(*unmapped, fmt.Sprintf("spare=%d: SuspendExcNodes with a node count needs Slurm 22.05 or later", spare))
+		default:
+			h, err := slurm.CompressHostlist(all)
+			if err != nil {
+				return nil, fmt.Errorf("mapped nodes: %w", err)
+			}
+			exc = append(exc, fmt.Sprintf("%s:%d", h, spare))
+		}
+	}
+	if len(exc) > 1 {
+		// With a counted set, each set carries a count: the excluded
+		// nodes as a set of which all must stay up.
+		exc[0] = fmt.Sprintf("%s:%d", exc[0], len(o.Exclude))
+	}
+	return exc, nil
 }

@@ -100,32 +100,7 @@ func (l *labelLayer) Plot(c draw.Canvas, p *plot.Plot) {
 		sty.Color = it.color
 		w, h := sty.Width(it.text), sty.Height(it.text)
 		gap := it.radius + vg.Points(2)
-		cands := labelCandidates(w, h, gap)
-		// The cheapest place: covering a label or a mark costs more than
-		// anything else; covering a front point costs as much as moving
-		// three rings out (a long leader line is harder to read than a
-		// covered dot); the first of equal cost wins.
-		best, bestCost := cands[0], -1
-		for k, off := range cands {
-			b := box{vg.Point{X: pts[i].X + off.X, Y: pts[i].Y + off.Y}, vg.Point{X: pts[i].X + off.X + w, Y: pts[i].Y + off.Y + h}}
-			if !b.inside(c) {
-				continue
-			}
-			cost := k / candidatesPerRing
-			for _, t := range taken {
-				if b.overlaps(t) {
-					cost += 1000
-				}
-			}
-			for _, o := range others {
-				if b.overlaps(o) {
-					cost += 3
-				}
-			}
-			if bestCost < 0 || cost < bestCost {
-				best, bestCost = off, cost
-			}
-		}
+		best := bestPlace(c, pts[i], labelCandidates(w, h, gap), w, h, taken, others)
 		at := vg.Point{X: pts[i].X + best.X, Y: pts[i].Y + best.Y}
 		taken = append(taken, box{at, vg.Point{X: at.X + w, Y: at.Y + h}})
 		if best.X > gap+h/2 || best.X < -w-gap-h/2 || best.Y > gap+h || best.Y < -h-gap-h {
@@ -135,6 +110,37 @@ func (l *labelLayer) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 		c.FillText(sty, at, it.text)
 	}
+}
+
+// bestPlace is the cheapest of the offsets cands from pt for a label of
+// size w×h inside c: covering a label or a mark (taken) costs more than
+// anything else; covering a front point (others) costs as much as moving
+// three rings out (a long leader line is harder to read than a covered
+// dot); the first of equal cost wins, and the first candidate when none
+// fits inside c.
+func bestPlace(c draw.Canvas, pt vg.Point, cands []vg.Point, w, h vg.Length, taken, others []box) vg.Point {
+	best, bestCost := cands[0], -1
+	for k, off := range cands {
+		b := box{vg.Point{X: pt.X + off.X, Y: pt.Y + off.Y}, vg.Point{X: pt.X + off.X + w, Y: pt.Y + off.Y + h}}
+		if !b.inside(c) {
+			continue
+		}
+		cost := k / candidatesPerRing
+		for _, t := range taken {
+			if b.overlaps(t) {
+				cost += 1000
+			}
+		}
+		for _, o := range others {
+			if b.overlaps(o) {
+				cost += 3
+			}
+		}
+		if bestCost < 0 || cost < bestCost {
+			best, bestCost = off, cost
+		}
+	}
+	return best
 }
 
 func clampLen(v, lo, hi vg.Length) vg.Length { return max(lo, min(hi, v)) }

@@ -203,55 +203,77 @@ func policiesFigure(root *run.Root, s *summary.PoliciesSummary) (*Figure, error)
 	for j, split := range splits {
 		p := newPlot(split+" split", "off-node-seconds", "qos_p90")
 		row[j] = p
-		for i, ps := range s.Policies {
-			_, front, err := loadSub(root, ps.Dir)
-			if err != nil {
-				return nil, fmt.Errorf("reports: policy %s: %w", ps.Policy, err)
-			}
-			var xy plotter.XYs
-			for _, sol := range front.Solutions {
-				if sc := sol.On(split); sc != nil && sol.Rank == 0 {
-					xy = append(xy, plotter.XY{X: float64(sc.OffNodeSeconds), Y: sc.QoSP90})
-				}
-			}
-			if len(xy) == 0 {
-				continue
-			}
-			sc, err := plotter.NewScatter(xy)
-			if err != nil {
-				return nil, err
-			}
-			sc.GlyphStyle = draw.GlyphStyle{Color: policyColours[i%len(policyColours)], Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
-			p.Add(sc)
-			if j == 0 {
-				legend.Add(ps.Policy, sc)
-			}
+		leg := &legend
+		if j > 0 {
+			leg = nil // the first split's marks name the policies
 		}
-		for k, name := range []string{scoring.AlwaysOn, scoring.Oracle} {
-			ref, ok := s.References[name]
-			if !ok {
-				continue
-			}
-			rs := &ref.Train
-			if split == "test" {
-				rs = ref.Test
-			}
-			if rs == nil {
-				continue
-			}
-			sc, err := plotter.NewScatter(plotter.XYs{{X: float64(rs.OffNodeSeconds), Y: rs.QoSP90}})
-			if err != nil {
-				return nil, err
-			}
-			sc.GlyphStyle = draw.GlyphStyle{Color: []color.RGBA{colRef, colOracle}[k], Radius: vg.Points(4), Shape: draw.CrossGlyph{}}
-			p.Add(sc)
-			if j == 0 {
-				legend.Add(name, sc)
-			}
+		if err := addPolicyFronts(p, leg, root, s, split); err != nil {
+			return nil, err
+		}
+		if err := addPolicyReferences(p, leg, s, split); err != nil {
+			return nil, err
 		}
 	}
 	return &Figure{Name: PoliciesFigure, Title: "fronts", Plots: [][]*plot.Plot{row}, Width: frontWidth, Height: frontHeight,
 		Legend: &legend, LegendWidth: frontLegend}, nil
+}
+
+// addPolicyFronts adds to p each policy's rank-0 solutions on split, in
+// the policy's colour, and names them in legend unless it is nil.
+func addPolicyFronts(p *plot.Plot, legend *plot.Legend, root *run.Root, s *tuner.PoliciesSummary, split string) error {
+	for i, ps := range s.Policies {
+		_, front, err := loadSub(root, ps.Dir)
+		if err != nil {
+			return fmt.Errorf("reports: policy %s: %w", ps.Policy, err)
+		}
+		var xy plotter.XYs
+		for _, sol := range front.Solutions {
+			if sc := sol.On(split); sc != nil && sol.Rank == 0 {
+				xy = append(xy, plotter.XY{X: float64(sc.OffNodeSeconds), Y: sc.QoSP90})
+			}
+		}
+		if len(xy) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(xy)
+		if err != nil {
+			return err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: policyColours[i%len(policyColours)], Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
+		p.Add(sc)
+		if legend != nil {
+			legend.Add(ps.Policy, sc)
+		}
+	}
+	return nil
+}
+
+// addPolicyReferences marks on p always-on and the oracle on split, when the
+// summary has them, and names them in legend unless it is nil.
+func addPolicyReferences(p *plot.Plot, legend *plot.Legend, s *tuner.PoliciesSummary, split string) error {
+	for k, name := range []string{scoring.AlwaysOn, scoring.Oracle} {
+		ref, ok := s.References[name]
+		if !ok {
+			continue
+		}
+		rs := &ref.Train
+		if split == "test" {
+			rs = ref.Test
+		}
+		if rs == nil {
+			continue
+		}
+		sc, err := plotter.NewScatter(plotter.XYs{{X: float64(rs.OffNodeSeconds), Y: rs.QoSP90}})
+		if err != nil {
+			return err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: []color.RGBA{colRef, colOracle}[k], Radius: vg.Points(4), Shape: draw.CrossGlyph{}}
+		p.Add(sc)
+		if legend != nil {
+			legend.Add(name, sc)
+		}
+	}
+	return nil
 }
 
 // loadSub reads the run directory name beneath root, refusing a symbolic

@@ -55,36 +55,18 @@ func (s *Server) compareRuns(ids []string) ([]*reports.Run, []string, error) {
 	var runs []*reports.Run
 	var labels []string
 	for _, id := range ids {
-		j, ok := Job{}, false
-		if validID(id) {
-			j, ok = s.jobs.get(id)
+		j, err := s.finishedTuning(id)
+		if err != nil {
+			return nil, nil, err
 		}
-		if !ok {
-			return nil, nil, fmt.Errorf("no run %q", id)
-		}
-		if j.Request.Kind != KindTune || j.State != Done {
-			return nil, nil, fmt.Errorf("run %s is not a finished tuning", id)
-		}
-		pols := []string{""}
-		if len(j.Request.Policies) > 0 {
-			pols = j.Request.Policies
-		}
-		for _, pol := range pols {
-			dir, err := s.policyDir(j, pol)
+		for _, pol := range tunedPolicies(j) {
+			rr, err := s.loadCompared(j, id, pol)
 			if err != nil {
 				return nil, nil, err
 			}
-			rr, err := reports.LoadRun(dir)
-			if err != nil {
-				return nil, nil, fmt.Errorf("run %s: %w", id, err)
-			}
-			if len(rr.Front.Objectives) < 2 {
-				return nil, nil, fmt.Errorf("run %s has fewer than two objectives", id)
-			}
 			if len(runs) > 0 {
-				a, b := runs[0].Front.Objectives, rr.Front.Objectives
-				if a[0].Name != b[0].Name || a[1].Name != b[1].Name {
-					return nil, nil, fmt.Errorf("run %s's objectives (%s, %s) differ from run %s's (%s, %s)", id, b[0].Name, b[1].Name, ids[0], a[0].Name, a[1].Name)
+				if err := sameObjectives(runs[0], rr, ids[0], id); err != nil {
+					return nil, nil, err
 				}
 			}
 			runs = append(runs, rr)
@@ -92,6 +74,57 @@ func (s *Server) compareRuns(ids []string) ([]*reports.Run, []string, error) {
 		}
 	}
 	return runs, labels, nil
+}
+
+// finishedTuning is job id, which must be a finished tuning.
+func (s *Server) finishedTuning(id string) (Job, error) {
+	j, ok := Job{}, false
+	if validID(id) {
+		j, ok = s.jobs.get(id)
+	}
+	if !ok {
+		return j, fmt.Errorf("no run %q", id)
+	}
+	if j.Request.Kind != KindTune || j.State != Done {
+		return j, fmt.Errorf("run %s is not a finished tuning", id)
+	}
+	return j, nil
+}
+
+// tunedPolicies are the policies of job j's run directories: "" for a
+// tuning of one policy.
+func tunedPolicies(j Job) []string {
+	if len(j.Request.Policies) > 0 {
+		return j.Request.Policies
+	}
+	return []string{""}
+}
+
+// loadCompared loads the run of policy pol of job j (run id), which must
+// have at least two objectives.
+func (s *Server) loadCompared(j Job, id, pol string) (*reports.Run, error) {
+	dir, err := s.policyDir(j, pol)
+	if err != nil {
+		return nil, err
+	}
+	rr, err := reports.LoadRun(dir)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", id, err)
+	}
+	if len(rr.Front.Objectives) < 2 {
+		return nil, fmt.Errorf("run %s has fewer than two objectives", id)
+	}
+	return rr, nil
+}
+
+// sameObjectives checks that run rr of id has the first two objectives
+// of run first of firstID.
+func sameObjectives(first, rr *reports.Run, firstID, id string) error {
+	a, b := first.Front.Objectives, rr.Front.Objectives
+	if a[0].Name != b[0].Name || a[1].Name != b[1].Name {
+		return fmt.Errorf("run %s's objectives (%s, %s) differ from run %s's (%s, %s)", id, b[0].Name, b[1].Name, firstID, a[0].Name, a[1].Name)
+	}
+	return nil
 }
 
 // compareSVG draws the runs' fronts (rank 0) on one plot per split, the

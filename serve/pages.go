@@ -88,6 +88,28 @@ func ParseRequest(kind string, v url.Values) (Request, error) {
 	if req.Trace != EmbeddedTrace && !validID(req.Trace) {
 		return req, fmt.Errorf("trace: no trace %q", req.Trace)
 	}
+	spec, err := parsePolicies(kind, v, &req)
+	if err != nil {
+		return req, err
+	}
+	if err := parseCluster(kind, v, &req); err != nil {
+		return req, err
+	}
+	if err := parseRun(kind, v, &req); err != nil {
+		return req, err
+	}
+	if kind == KindSimulate {
+		return req, parseParams(spec, v, &req)
+	}
+	if err := parseBudget(v, &req); err != nil {
+		return req, err
+	}
+	return req, parsePresets(v, &req)
+}
+
+// parsePolicies reads the policy fields into req (see ParseRequest) and
+// returns the first policy's Spec.
+func parsePolicies(kind string, v url.Values, req *Request) (policy.Spec, error) {
 	var names []string
 	for _, p := range v["policy"] {
 		if p = strings.TrimSpace(p); p != "" {
@@ -96,76 +118,91 @@ func ParseRequest(kind string, v url.Values) (Request, error) {
 	}
 	switch {
 	case len(names) == 0:
-		return req, errors.New("policy: choose a policy (`ecotune policies` lists them)")
+		return policy.Spec{}, errors.New("policy: choose a policy (`ecotune policies` lists them)")
 	case len(names) > 1 && kind == KindSimulate:
-		return req, fmt.Errorf("policy: a simulation replays one policy, not %d", len(names))
+		return policy.Spec{}, fmt.Errorf("policy: a simulation replays one policy, not %d", len(names))
 	case len(names) > maxPolicies:
-		return req, fmt.Errorf("policy: %d policies, more than the %d a tuning compares", len(names), maxPolicies)
+		return policy.Spec{}, fmt.Errorf("policy: %d policies, more than the %d a tuning compares", len(names), maxPolicies)
 	}
 	spec, err := policy.Lookup(names[0])
 	if err != nil {
-		return req, fmt.Errorf("policy: %w", err)
+		return spec, fmt.Errorf("policy: %w", err)
 	}
 	req.Policy = names[0]
 	if len(names) > 1 {
 		// As `ecotune tune --policies` checks them.
 		if err := policy.CheckTunable(names); err != nil {
-			return req, err
+			return spec, err
 		}
 		req.Policy, req.Policies = "", names
 	}
-	if err := parseCluster(kind, v, &req); err != nil {
-		return req, err
-	}
+	return spec, nil
+}
+
+// parseRun reads the scheduler and seed fields into req: the default
+// scheduler when none is given, seed 1 for a tuning without one.
+func parseRun(kind string, v url.Values, req *Request) error {
 	switch req.Scheduler {
 	case "":
 		req.Scheduler = sim.DefaultScheduler
 	case sim.EASY, sim.FCFS, sim.Conservative:
 	default:
-		return req, fmt.Errorf("scheduler: %q is not easy, fcfs or conservative", req.Scheduler)
+		return fmt.Errorf("scheduler: %q is not easy, fcfs or conservative", req.Scheduler)
 	}
 	if s := strings.TrimSpace(v.Get("seed")); s != "" {
+		var err error
 		if req.Seed, err = strconv.ParseInt(s, 10, 64); err != nil {
-			return req, fmt.Errorf("seed: %q is not a whole number", s)
+			return fmt.Errorf("seed: %q is not a whole number", s)
 		}
 	} else if kind == KindTune {
 		req.Seed = 1
 	}
-	if kind == KindSimulate {
-		req.Set = map[string]string{}
-		for _, p := range spec.Params {
-			if s := strings.TrimSpace(v.Get("param." + p.Name)); s != "" {
-				req.Set[p.Name] = s
-			}
+	return nil
+}
+
+// parseParams reads a simulation's param.NAME fields into req.Set and
+// checks them against the policy's parameters.
+func parseParams(spec policy.Spec, v url.Values, req *Request) error {
+	req.Set = map[string]string{}
+	for _, p := range spec.Params {
+		if s := strings.TrimSpace(v.Get("param." + p.Name)); s != "" {
+			req.Set[p.Name] = s
 		}
-		if _, err := policy.ParseSet(spec, setArgs(req.Set)); err != nil {
-			return req, err
-		}
-		return req, nil
 	}
+	_, err := policy.ParseSet(spec, setArgs(req.Set))
+	return err
+}
+
+// parseBudget reads a tuning's evaluations, generations, population and
+// islands into req, each within its limit.
+func parseBudget(v url.Values, req *Request) error {
+	var err error
 	if req.Evaluations, err = intField(v, "evaluations", 300, 0, maxEvaluations); err != nil {
-		return req, err
+		return err
 	}
 	if req.Generations, err = intField(v, "generations", search.DefaultGenerations, 1, maxGenerations); err != nil {
-		return req, err
+		return err
 	}
 	if req.Population, err = intField(v, "population", search.DefaultNSGA2().Population, 4, maxPopulation); err != nil {
-		return req, err
+		return err
 	}
-	if req.Islands, err = intField(v, "islands", search.DefaultNSGA2().Islands, 1, maxIslands); err != nil {
-		return req, err
-	}
+	req.Islands, err = intField(v, "islands", search.DefaultNSGA2().Islands, 1, maxIslands)
+	return err
+}
+
+// parsePresets reads a tuning's presets, one per line, into req.Presets.
+func parsePresets(v url.Values, req *Request) error {
 	for _, line := range strings.Split(v.Get("presets"), "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
 		}
 		if _, err := pick.ParsePreset(line); err != nil {
-			return req, fmt.Errorf("presets: %w", err)
+			return fmt.Errorf("presets: %w", err)
 		}
 		req.Presets = append(req.Presets, line)
 	}
-	return req, nil
+	return nil
 }
 
 // maxPolicies is the most policies one tuning compares.
@@ -541,53 +578,81 @@ func (s *Server) tuneRunView(j Job, pol string) (tuneView, error) {
 		v.Fronts = append(v.Fronts, i)
 	}
 	for _, h := range reports.Holdout(rr) {
-		pv := pickView{HoldoutRow: h}
-		sol := rr.Front.Solutions[h.Row]
-		names := make([]string, 0, len(sol.Config.Params))
-		for k := range sol.Config.Params {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, k := range names {
-			pv.Params = append(pv.Params, fmt.Sprintf("%s=%s", k, num(sol.Config.Params[k])))
-		}
-		if fz := sol.Config.Fuzzy; fz != nil {
-			for _, rule := range fz.Rules {
-				if rule.Then != fuzzy.NoRule {
-					pv.Rules = append(pv.Rules, fz.RuleText(rule))
-				}
-			}
-		}
-		if p, err := rr.Pick(h.Preset); err == nil {
-			pv.Infeasible = p.Infeasible()
-			if rs, err := reports.RuleSet(rr, p); err == nil {
-				sc, err := reports.Slurm(rs, reports.SlurmOptions{})
-				if err != nil {
-					pv.Slurm = []string{"# no slurm.conf block: " + err.Error()}
-				}
-				pv.Slurm = append(pv.Slurm, sc.Lines...)
-				for _, u := range sc.Unmapped {
-					pv.Slurm = append(pv.Slurm, "# "+u)
-				}
-			}
-		}
-		v.Picks = append(v.Picks, pv)
+		v.Picks = append(v.Picks, newPickView(rr, h))
 	}
-	// The report's timeline figures, when it has them.
-	if entries, err := os.ReadDir(filepath.Join(dir, "report")); err == nil {
-		for _, e := range entries {
-			n := e.Name()
-			if strings.HasSuffix(n, ".svg") && (strings.Contains(n, "slots") || strings.Contains(n, "nodes")) {
-				v.Timelines = append(v.Timelines, n)
-			}
-		}
-	}
+	v.Timelines = timelineFigures(dir)
 	if _, err := os.Stat(filepath.Join(dir, "report", reports.ReportHTML)); err == nil {
 		v.Report = true
 	}
 	v.Rows = len(rr.Front.Solutions)
 	v.HasTest = rr.Meta != nil && len(v.Picks) > 0 && v.Picks[0].Test != nil
 	return v, nil
+}
+
+// newPickView is the results page's view of holdout row h of rr: the
+// pick's parameters, its rules in force and its slurm.conf block.
+func newPickView(rr *reports.Run, h reports.HoldoutRow) pickView {
+	pv := pickView{HoldoutRow: h}
+	sol := rr.Front.Solutions[h.Row]
+	pv.Params, pv.Rules = configLines(sol.Config)
+	if p, err := rr.Pick(h.Preset); err == nil {
+		pv.Infeasible = p.Infeasible()
+		if rs, err := reports.RuleSet(rr, p); err == nil {
+			pv.Slurm = slurmLines(rs)
+		}
+	}
+	return pv
+}
+
+// configLines are a configuration's parameters, "name=value" in name
+// order, and the text of its fuzzy rules in force.
+func configLines(c policy.Config) (params, rules []string) {
+	names := make([]string, 0, len(c.Params))
+	for k := range c.Params {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		params = append(params, fmt.Sprintf("%s=%s", k, num(c.Params[k])))
+	}
+	if fz := c.Fuzzy; fz != nil {
+		for _, rule := range fz.Rules {
+			if rule.Then != fuzzy.NoRule {
+				rules = append(rules, fz.RuleText(rule))
+			}
+		}
+	}
+	return params, rules
+}
+
+// slurmLines is the slurm.conf block of rule set rs, its unmapped
+// settings as comments, or a comment saying why there is none.
+func slurmLines(rs *policy.RuleSet) []string {
+	var lines []string
+	sc, err := reports.Slurm(rs, reports.SlurmOptions{})
+	if err != nil {
+		lines = []string{"# no slurm.conf block: " + err.Error()}
+	}
+	lines = append(lines, sc.Lines...)
+	for _, u := range sc.Unmapped {
+		lines = append(lines, "# "+u)
+	}
+	return lines
+}
+
+// timelineFigures are the timeline figures (slots, nodes) of the report
+// in run directory dir, when it has them.
+func timelineFigures(dir string) []string {
+	var names []string
+	if entries, err := os.ReadDir(filepath.Join(dir, "report")); err == nil {
+		for _, e := range entries {
+			n := e.Name()
+			if strings.HasSuffix(n, ".svg") && (strings.Contains(n, "slots") || strings.Contains(n, "nodes")) {
+				names = append(names, n)
+			}
+		}
+	}
+	return names
 }
 
 // frontSVG renders front figure n of a run with the reports code.
@@ -669,18 +734,30 @@ func (s *Server) exportPick(w http.ResponseWriter, r *http.Request) {
 		rs.Provenance.Feasibility.Forced = true
 	}
 	if q.Get("slurm") == "1" {
-		sc, err := reports.Slurm(rs, reports.SlurmOptions{})
-		if err != nil {
-			s.fail(w, r, http.StatusBadRequest, "export: "+err.Error())
-			return
-		}
-		var b strings.Builder
-		sc.WriteText(&b, rs.Policy.Name, pick.Label, rdir)
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="slurm-%s-row%d.conf"`, j.ID, pick.Row))
-		io.WriteString(w, b.String())
+		s.sendSlurm(w, r, j, rs, pick, rdir)
 		return
 	}
+	s.sendRuleSet(w, r, j, pol, rs, pick)
+}
+
+// sendSlurm sends the slurm.conf block of rule set rs, the pick of run
+// directory rdir of job j (exportPick with slurm=1).
+func (s *Server) sendSlurm(w http.ResponseWriter, r *http.Request, j Job, rs *policy.RuleSet, pick reports.Pick, rdir string) {
+	sc, err := reports.Slurm(rs, reports.SlurmOptions{})
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, "export: "+err.Error())
+		return
+	}
+	var b strings.Builder
+	sc.WriteText(&b, rs.Policy.Name, pick.Label, rdir)
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="slurm-%s-row%d.conf"`, j.ID, pick.Row))
+	io.WriteString(w, b.String())
+}
+
+// sendRuleSet writes rule set rs, the pick of policy pol of job j, into
+// the job's exports/ and sends it.
+func (s *Server) sendRuleSet(w http.ResponseWriter, r *http.Request, j Job, pol string, rs *policy.RuleSet, pick reports.Pick) {
 	dir := filepath.Join(s.jobs.dir(j.ID), "exports")
 	exports, err := s.sub(runsDir + j.ID + "/exports")
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"mime/multipart"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -147,37 +148,24 @@ func (s *Server) receive(w http.ResponseWriter, r *http.Request) (string, error)
 	var opt datasets.ReadOptions
 	for {
 		p, err := mr.NextPart()
-		if err == io.EOF {
-			return "", errors.New("no file in the form")
-		}
 		if err != nil {
-			var mb *http.MaxBytesError
-			if errors.As(err, &mb) {
-				return "", tooLarge
-			}
-			return "", fmt.Errorf("reading the form: %w", err)
+			return "", partError(err, tooLarge)
 		}
 		name := p.FormName()
 		if !csrfChecked {
-			v, _ := io.ReadAll(io.LimitReader(p, 256))
-			if name != "csrf" || subtle.ConstantTimeCompare(v, []byte(s.csrf)) != 1 {
-				return "", &httpError{http.StatusForbidden, "missing or wrong CSRF token: reload the page and try again"}
+			if err := s.checkCSRFPart(p); err != nil {
+				return "", err
 			}
 			csrfChecked = true
 			continue
 		}
 		switch name {
 		case "format":
-			v, _ := io.ReadAll(io.LimitReader(p, 64))
-			f := strings.TrimSpace(string(v))
-			if f != "" && f != "auto" {
-				ok := false
-				for _, k := range datasets.Formats() {
-					ok = ok || k.Name == f
-				}
-				if !ok {
-					return "", fmt.Errorf("format %q: not one of the supported formats", f)
-				}
+			f, err := readFormat(p)
+			if err != nil {
+				return "", err
+			}
+			if f != "" {
 				opt.Format = f
 			}
 		case "lenient":
@@ -188,6 +176,45 @@ func (s *Server) receive(w http.ResponseWriter, r *http.Request) (string, error)
 	}
 }
 
+// partError is the error of reading the next part of an upload form:
+// the end of the form before a file, or tooLarge past the size limit.
+func partError(err, tooLarge error) error {
+	if err == io.EOF {
+		return errors.New("no file in the form")
+	}
+	var mb *http.MaxBytesError
+	if errors.As(err, &mb) {
+		return tooLarge
+	}
+	return fmt.Errorf("reading the form: %w", err)
+}
+
+// checkCSRFPart checks that form part p, the first, is the page's CSRF
+// token.
+func (s *Server) checkCSRFPart(p *multipart.Part) error {
+	v, _ := io.ReadAll(io.LimitReader(p, 256))
+	if p.FormName() != "csrf" || subtle.ConstantTimeCompare(v, []byte(s.csrf)) != 1 {
+		return &httpError{http.StatusForbidden, "missing or wrong CSRF token: reload the page and try again"}
+	}
+	return nil
+}
+
+// readFormat reads the format part of an upload form: a supported
+// format's name, or "" for detection (empty or auto).
+func readFormat(p io.Reader) (string, error) {
+	v, _ := io.ReadAll(io.LimitReader(p, 64))
+	f := strings.TrimSpace(string(v))
+	if f == "" || f == "auto" {
+		return "", nil
+	}
+	for _, k := range datasets.Formats() {
+		if k.Name == f {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("format %q: not one of the supported formats", f)
+}
+
 // store streams a file part to uploads/, then imports it into traces/ID;
 // nothing is left of a refused upload.
 func (s *Server) store(src io.Reader, clientName string, opt datasets.ReadOptions, tooLarge error) (string, error) {
@@ -196,16 +223,31 @@ func (s *Server) store(src io.Reader, clientName string, opt datasets.ReadOption
 		return "", err
 	}
 	up := filepath.Join(s.data, "uploads", id+".upload")
-	ups, err := s.sub("uploads")
-	if err != nil {
-		return "", fmt.Errorf("storing the upload: %w", err)
-	}
-	f, err := ups.CreateExcl(id + ".upload")
-	ups.Close()
+	f, err := s.createUpload(id)
 	if err != nil {
 		return "", fmt.Errorf("storing the upload: %w", err)
 	}
 	defer os.Remove(up)
+	if err := s.copyUpload(f, up, src, tooLarge); err != nil {
+		return "", err
+	}
+	return s.importUpload(id, up, displayName(clientName), opt)
+}
+
+// createUpload creates uploads/ID.upload, which must not exist.
+func (s *Server) createUpload(id string) (*os.File, error) {
+	ups, err := s.sub("uploads")
+	if err != nil {
+		return nil, err
+	}
+	defer ups.Close()
+	return ups.CreateExcl(id + ".upload")
+}
+
+// copyUpload copies src into f, the upload at path up, and closes f; it
+// refuses a file larger than the limit (tooLarge) before or after
+// decompression, and an empty one.
+func (s *Server) copyUpload(f *os.File, up string, src io.Reader, tooLarge error) error {
 	n, err := io.Copy(f, io.LimitReader(src, s.maxUpload+1))
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -213,15 +255,19 @@ func (s *Server) store(src io.Reader, clientName string, opt datasets.ReadOption
 	var mb *http.MaxBytesError
 	switch {
 	case errors.As(err, &mb) || n > s.maxUpload:
-		return "", tooLarge
+		return tooLarge
 	case err != nil:
-		return "", fmt.Errorf("receiving the file: %w", err)
+		return fmt.Errorf("receiving the file: %w", err)
 	case n == 0:
-		return "", errors.New("the file is empty")
+		return errors.New("the file is empty")
 	}
-	if err := s.checkInflate(up, n); err != nil {
-		return "", err
-	}
+	return s.checkInflate(up, n)
+}
+
+// importUpload imports the upload at path up, the client's file name,
+// into traces/ID with its inspection and TraceInfo; nothing is left of
+// the trace's directory when it fails.
+func (s *Server) importUpload(id, up, name string, opt datasets.ReadOptions) (string, error) {
 	dir := filepath.Join(s.data, "traces", id)
 	td, err := s.sub("traces/" + id)
 	if err != nil {
@@ -234,16 +280,10 @@ func (s *Server) store(src io.Reader, clientName string, opt datasets.ReadOption
 			os.RemoveAll(dir)
 		}
 	}()
-	name := displayName(clientName)
 	// Errors name the file as the client did, never the upload's path.
 	meta, err := datasets.Import([]string{up}, filepath.Join(dir, traceFile), datasets.ImportOptions{ReadOptions: opt, TempDir: dir})
 	if err != nil {
-		var names []string
-		for _, f := range datasets.Formats() {
-			names = append(names, f.Name)
-		}
-		return "", fmt.Errorf("importing %s: %s (supported formats: %s; choose the format when detection fails, lenient to skip unreadable records)",
-			name, strings.ReplaceAll(err.Error(), up, name), strings.Join(names, ", "))
+		return "", importError(name, up, err)
 	}
 	tr, err := datasets.ReadParquetFile(filepath.Join(dir, traceFile))
 	if err != nil {
@@ -271,6 +311,18 @@ func (s *Server) store(src io.Reader, clientName string, opt datasets.ReadOption
 	}
 	ok = true
 	return id, nil
+}
+
+// importError is the error of importing the upload at path up, named
+// name by the client: the importer's error with the upload's path
+// replaced by name, and the supported formats.
+func importError(name, up string, err error) error {
+	var names []string
+	for _, f := range datasets.Formats() {
+		names = append(names, f.Name)
+	}
+	return fmt.Errorf("importing %s: %s (supported formats: %s; choose the format when detection fails, lenient to skip unreadable records)",
+		name, strings.ReplaceAll(err.Error(), up, name), strings.Join(names, ", "))
 }
 
 // checkInflate refuses a gzip file that decompresses to more than the

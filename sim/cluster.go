@@ -180,37 +180,50 @@ func intRangeError(data []byte, err error) error {
 	if !errors.As(err, &te) || yaml.Unmarshal(data, &root) != nil {
 		return err
 	}
-	var bad *yaml.Node
-	path := ""
-	var walk func(n *yaml.Node, at string)
-	walk = func(n *yaml.Node, at string) {
-		switch {
-		case bad != nil:
-		case n.Kind == yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				walk(n.Content[i+1], strings.TrimPrefix(at+"."+n.Content[i].Value, "."))
-			}
-		case n.Kind == yaml.DocumentNode || n.Kind == yaml.SequenceNode:
-			for i, c := range n.Content {
-				if n.Kind == yaml.SequenceNode {
-					walk(c, fmt.Sprintf("%s[%d]", at, i))
-				} else {
-					walk(c, at)
-				}
-			}
-		case n.Kind == yaml.ScalarNode && n.Tag == "!!int":
-			if _, perr := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); perr != nil {
-				bad, path = n, at
-			}
-		case n.Kind == yaml.ScalarNode && n.Tag == "!!float" && strings.Trim(strings.TrimLeft(n.Value, "+-"), "0123456789") == "":
-			bad, path = n, at // whole, but too large for an int: yaml calls it a float
-		}
-	}
-	walk(&root, "")
+	bad, path := bigInt(&root, "")
 	if bad == nil {
 		return err
 	}
 	return fmt.Errorf("line %d: %s: %s is out of range: beyond the int64 maximum %d", bad.Line, path, bad.Value, int64(math.MaxInt64))
+}
+
+// bigInt finds, depth first, the first whole number of n (at its field
+// path at) too large for an int64, and returns it with its path, or nil.
+func bigInt(n *yaml.Node, at string) (*yaml.Node, string) {
+	switch {
+	case n.Kind == yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if bad, path := bigInt(n.Content[i+1], strings.TrimPrefix(at+"."+n.Content[i].Value, ".")); bad != nil {
+				return bad, path
+			}
+		}
+	case n.Kind == yaml.DocumentNode || n.Kind == yaml.SequenceNode:
+		for i, c := range n.Content {
+			cat := at
+			if n.Kind == yaml.SequenceNode {
+				cat = fmt.Sprintf("%s[%d]", at, i)
+			}
+			if bad, path := bigInt(c, cat); bad != nil {
+				return bad, path
+			}
+		}
+	case n.Kind == yaml.ScalarNode && beyondInt64(n):
+		return n, at
+	}
+	return nil, ""
+}
+
+// beyondInt64 reports whether scalar n is a whole number too large for an
+// int64: an int yaml cannot parse, or a whole number yaml calls a float.
+func beyondInt64(n *yaml.Node) bool {
+	switch n.Tag {
+	case "!!int":
+		_, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64)
+		return err != nil
+	case "!!float":
+		return strings.Trim(strings.TrimLeft(n.Value, "+-"), "0123456789") == ""
+	}
+	return false
 }
 
 type fileCluster struct {

@@ -13,25 +13,16 @@ func (s *Simulator) replay(p policy.Policy, r *Result) error {
 	st := &s.st
 	for {
 		// The next time is the earliest of the next event, submission,
-		// decision and local midnight, written out here (the loop's
-		// hottest spot) without a call in the common cases: the next
-		// decision is the tick at or after now found last when the view
-		// changed, the one kept at the last consultation when not.
-		t := min(st.nextRoll, st.nextTrans, st.nextSubmit)
-		if len(st.events) > 0 {
-			t = min(t, st.events[0].t)
-		}
-		if len(st.expiries) > 0 {
-			t = min(t, st.expiries[0])
-		}
-		dec := st.wakeTick // the next decision
+		// decision and local midnight, found here (the loop's hottest
+		// spot) without a call in the common cases: nextEvent and
+		// tickAtOrAfter are inlined. The next decision is the tick at or
+		// after now found last when the view changed, the one kept at the
+		// last consultation when not.
+		dec := st.wakeTick
 		if st.changed && s.period > 0 {
-			dec = st.tick
-			if from := max(st.now, st.last+1); uint64(dec-from) >= uint64(s.period) {
-				dec = s.tickAtOrAfter(from)
-			}
+			dec = s.tickAtOrAfter(max(st.now, st.last+1))
 		}
-		t = min(t, dec)
+		t := min(st.nextEvent(), dec)
 		s.advance(t)
 		for len(st.events) > 0 && st.events[0].t == t {
 			e := st.events.pop()
@@ -41,10 +32,7 @@ func (s *Simulator) replay(p policy.Policy, r *Result) error {
 			s.expire(t)
 		}
 		if st.ended == len(s.jobs) {
-			s.finish(r, t)
-			if r.Timeline != nil {
-				s.recordStep()
-			}
+			s.finishReplay(r, t)
 			return nil
 		}
 		if st.nextTrans <= t {
@@ -74,6 +62,28 @@ func (s *Simulator) replay(p policy.Policy, r *Result) error {
 		} else if err := s.checkStuck(); err != nil {
 			return err
 		}
+	}
+}
+
+// nextEvent is the earliest of the next roll, transition, submission,
+// job end and expiry. It is inlined in the event loop.
+func (st *state) nextEvent() int64 {
+	t := min(st.nextRoll, st.nextTrans, st.nextSubmit)
+	if len(st.events) > 0 {
+		t = min(t, st.events[0].t)
+	}
+	if len(st.expiries) > 0 {
+		t = min(t, st.expiries[0])
+	}
+	return t
+}
+
+// finishReplay closes the replay at tEnd into r, with the timeline's last
+// step when r has one.
+func (s *Simulator) finishReplay(r *Result, tEnd int64) {
+	s.finish(r, tEnd)
+	if r.Timeline != nil {
+		s.recordStep()
 	}
 }
 
@@ -290,9 +300,24 @@ func (s *Simulator) consult(p policy.Policy) error {
 // frequency changes. Commands that do not fit the node's state are
 // counted and ignored; a node or level out of range is the policy's bug.
 func (s *Simulator) apply(d *policy.Decision) (applied int, err error) {
+	if applied, err = s.applyPowerOn(d.PowerOn); err != nil {
+		return applied, err
+	}
+	n, err := s.applyPowerOff(d.PowerOff)
+	applied += n
+	if err != nil {
+		return applied, err
+	}
+	n, err = s.applyFreq(d.Freq)
+	return applied + n, err
+}
+
+// applyPowerOn boots the Off nodes of on, counting the others ignored,
+// and returns how many it booted.
+func (s *Simulator) applyPowerOn(on []int) (applied int, err error) {
 	st := &s.st
 	nodes := st.view.Nodes
-	for _, i := range d.PowerOn {
+	for _, i := range on {
 		if i < 0 || i >= len(nodes) {
 			return applied, fmt.Errorf("power on node %d: no such node (0..%d)", i, len(nodes)-1)
 		}
@@ -303,7 +328,15 @@ func (s *Simulator) apply(d *policy.Decision) (applied int, err error) {
 		s.boot(i)
 		applied++
 	}
-	for _, c := range d.PowerOff {
+	return applied, nil
+}
+
+// applyPowerOff shuts down the Idle nodes of off to their levels,
+// counting the others ignored, and returns how many it shut down.
+func (s *Simulator) applyPowerOff(off []policy.NodeCommand) (applied int, err error) {
+	st := &s.st
+	nodes := st.view.Nodes
+	for _, c := range off {
 		if c.Node < 0 || c.Node >= len(nodes) {
 			return applied, fmt.Errorf("power off node %d: no such node (0..%d)", c.Node, len(nodes)-1)
 		}
@@ -317,7 +350,15 @@ func (s *Simulator) apply(d *policy.Decision) (applied int, err error) {
 		s.shutdown(c.Node, c.Level)
 		applied++
 	}
-	for _, c := range d.Freq {
+	return applied, nil
+}
+
+// applyFreq sets the frequency levels of freq on the nodes not Busy,
+// counting the others ignored, and returns how many it set.
+func (s *Simulator) applyFreq(freq []policy.FreqCommand) (applied int, err error) {
+	st := &s.st
+	nodes := st.view.Nodes
+	for _, c := range freq {
 		if c.Node < 0 || c.Node >= len(nodes) {
 			return applied, fmt.Errorf("set frequency of node %d: no such node (0..%d)", c.Node, len(nodes)-1)
 		}

@@ -22,71 +22,99 @@ func (c Cluster) validatePartitions() error {
 	if len(c.Partitions) == 0 {
 		return nil
 	}
-	group := map[string]int{} // group name → index, −1 when several groups have it
-	var groupNames []string
+	pc := partitionCheck{c: c, group: map[string]int{}, owner: make([]int, len(c.Groups)),
+		names: map[string]int{}, queues: map[string]int{}, def: -1}
 	for i, g := range c.Groups {
-		if _, dup := group[g.Name]; dup {
-			group[g.Name] = -1
+		if _, dup := pc.group[g.Name]; dup {
+			pc.group[g.Name] = -1
 			continue
 		}
-		group[g.Name] = i
-		groupNames = append(groupNames, fmt.Sprintf("%q", g.Name))
+		pc.group[g.Name] = i
+		pc.groupNames = append(pc.groupNames, fmt.Sprintf("%q", g.Name))
 	}
-	owner := make([]int, len(c.Groups))
-	for i := range owner {
-		owner[i] = -1
+	for i := range pc.owner {
+		pc.owner[i] = -1
 	}
-	names, queues := map[string]int{}, map[string]int{}
-	def := -1
-	for k, p := range c.Partitions {
-		at := fmt.Sprintf("partitions[%d]", k)
-		if p.Name == "" {
-			return fmt.Errorf("%s.name: empty", at)
-		}
-		if o, dup := names[p.Name]; dup {
-			return fmt.Errorf("%s.name: %q is also the name of partitions[%d]", at, p.Name, o)
-		}
-		names[p.Name] = k
-		if p.Shared {
-			return fmt.Errorf("%s.shared: partitions sharing nodes are not supported: give each partition node groups of its own", at)
-		}
-		if len(p.Groups) == 0 {
-			return fmt.Errorf("%s.groups: partition %q has no node group", at, p.Name)
-		}
-		for gi, name := range p.Groups {
-			i, ok := group[name]
-			switch {
-			case !ok:
-				return fmt.Errorf("%s.groups[%d]: no node group is named %q (groups: %s)", at, gi, name, strings.Join(groupNames, ", "))
-			case i < 0:
-				return fmt.Errorf("%s.groups[%d]: several node groups are named %q: give them distinct names", at, gi, name)
-			case owner[i] == k:
-				return fmt.Errorf("%s.groups[%d]: group %q is listed twice", at, gi, name)
-			case owner[i] >= 0:
-				return fmt.Errorf("%s.groups[%d]: group %q is also in partition %q: partitions sharing nodes are not supported", at, gi, name, c.Partitions[owner[i]].Name)
-			}
-			owner[i] = k
-		}
-		for qi, q := range p.queues() {
-			if q == "" {
-				return fmt.Errorf("%s.queues[%d]: empty", at, qi)
-			}
-			if o, dup := queues[q]; dup {
-				return fmt.Errorf("%s.queues[%d]: queue %q is also taken by partition %q", at, qi, q, c.Partitions[o].Name)
-			}
-			queues[q] = k
-		}
-		if p.Default {
-			if def >= 0 {
-				return fmt.Errorf("%s.default: partition %q is the default already", at, c.Partitions[def].Name)
-			}
-			def = k
+	for k := range c.Partitions {
+		if err := pc.partition(k); err != nil {
+			return err
 		}
 	}
-	for i, o := range owner {
+	for i, o := range pc.owner {
 		if o < 0 {
 			return fmt.Errorf("groups[%d]: group %q is in no partition: list it under one", i, c.Groups[i].Name)
 		}
+	}
+	return nil
+}
+
+// partitionCheck is the state of validatePartitions as it goes through
+// the partitions.
+type partitionCheck struct {
+	c          Cluster
+	group      map[string]int // group name → index, −1 when several groups have it
+	groupNames []string       // quoted, for messages
+	owner      []int          // the partition of each group, −1 for none yet
+	names      map[string]int // partition name → index
+	queues     map[string]int // queue → partition index
+	def        int            // the default partition, −1 for none yet
+}
+
+// partition checks partition k and records its name, groups, queues and
+// whether it is the default.
+func (pc *partitionCheck) partition(k int) error {
+	p := pc.c.Partitions[k]
+	at := fmt.Sprintf("partitions[%d]", k)
+	if p.Name == "" {
+		return fmt.Errorf("%s.name: empty", at)
+	}
+	if o, dup := pc.names[p.Name]; dup {
+		return fmt.Errorf("%s.name: %q is also the name of partitions[%d]", at, p.Name, o)
+	}
+	pc.names[p.Name] = k
+	if p.Shared {
+		return fmt.Errorf("%s.shared: partitions sharing nodes are not supported: give each partition node groups of its own", at)
+	}
+	if len(p.Groups) == 0 {
+		return fmt.Errorf("%s.groups: partition %q has no node group", at, p.Name)
+	}
+	if err := pc.groups(k, at); err != nil {
+		return err
+	}
+	for qi, q := range p.queues() {
+		if q == "" {
+			return fmt.Errorf("%s.queues[%d]: empty", at, qi)
+		}
+		if o, dup := pc.queues[q]; dup {
+			return fmt.Errorf("%s.queues[%d]: queue %q is also taken by partition %q", at, qi, q, pc.c.Partitions[o].Name)
+		}
+		pc.queues[q] = k
+	}
+	if p.Default {
+		if pc.def >= 0 {
+			return fmt.Errorf("%s.default: partition %q is the default already", at, pc.c.Partitions[pc.def].Name)
+		}
+		pc.def = k
+	}
+	return nil
+}
+
+// groups checks the node groups of partition k (at is its field path)
+// and makes it their owner.
+func (pc *partitionCheck) groups(k int, at string) error {
+	for gi, name := range pc.c.Partitions[k].Groups {
+		i, ok := pc.group[name]
+		switch {
+		case !ok:
+			return fmt.Errorf("%s.groups[%d]: no node group is named %q (groups: %s)", at, gi, name, strings.Join(pc.groupNames, ", "))
+		case i < 0:
+			return fmt.Errorf("%s.groups[%d]: several node groups are named %q: give them distinct names", at, gi, name)
+		case pc.owner[i] == k:
+			return fmt.Errorf("%s.groups[%d]: group %q is listed twice", at, gi, name)
+		case pc.owner[i] >= 0:
+			return fmt.Errorf("%s.groups[%d]: group %q is also in partition %q: partitions sharing nodes are not supported", at, gi, name, pc.c.Partitions[pc.owner[i]].Name)
+		}
+		pc.owner[i] = k
 	}
 	return nil
 }
@@ -222,47 +250,69 @@ func NewPartitioned(tr *datasets.Trace, c Cluster, opt Options) (*Partitioned, e
 	}
 	ps.names, ps.nslots = make([]string, n), make([]int32, n)
 	ps.parts = make([]part, len(c.Partitions))
-	for k, p := range c.Partitions {
-		pt := &ps.parts[k]
-		pt.name = p.Name
-		idx := make([]int, len(p.Groups))
-		for gi, name := range p.Groups {
-			idx[gi] = groupOf[name]
-		}
-		sort.Ints(idx) // the cluster's order
-		sub := Cluster{Name: c.Name}
-		for _, i := range idx {
-			sub.Groups = append(sub.Groups, c.Groups[i])
-			for x := range int32(c.Groups[i].Count) {
-				pt.node = append(pt.node, first[i]+x)
-			}
-		}
-		slots := sub.Slots()
-		subTr := &datasets.Trace{Meta: tr.Meta}
-		for i, jk := range jobPart {
-			if jk != int32(k) {
-				continue
-			}
-			j := &tr.Jobs[i]
-			if int(j.Procs) > slots {
-				return nil, fmt.Errorf("sim: job %d (queue %q) needs %d slots, its partition %q has %d", j.ID, j.Queue, j.Procs, p.Name, slots)
-			}
-			pt.jobs = append(pt.jobs, int32(i))
-			subTr.Jobs = append(subTr.Jobs, *j)
-		}
-		subOpt := opt
-		subOpt.LeanJobs = false // combine reads each partition's records
-		s, err := newSimulator(subTr, sub, subOpt, true)
-		if err != nil {
+	for k := range c.Partitions {
+		if err := ps.newPart(k, tr, c, opt, groupOf, first); err != nil {
 			return nil, err
-		}
-		s.tIni = ps.tIni // the whole trace's window
-		pt.sim = s
-		for x, i := range pt.node {
-			ps.names[i], ps.nslots[i] = s.names[x], s.nodeSlots[x]
 		}
 	}
 	return ps, nil
+}
+
+// newPart prepares partition k of c: its nodes (of the groups starting at
+// cluster index first), its jobs of tr and its simulator. groupOf indexes
+// c's groups by name.
+func (ps *Partitioned) newPart(k int, tr *datasets.Trace, c Cluster, opt Options, groupOf map[string]int, first []int32) error {
+	p := c.Partitions[k]
+	pt := &ps.parts[k]
+	pt.name = p.Name
+	idx := make([]int, len(p.Groups))
+	for gi, name := range p.Groups {
+		idx[gi] = groupOf[name]
+	}
+	sort.Ints(idx) // the cluster's order
+	sub := Cluster{Name: c.Name}
+	for _, i := range idx {
+		sub.Groups = append(sub.Groups, c.Groups[i])
+		for x := range int32(c.Groups[i].Count) {
+			pt.node = append(pt.node, first[i]+x)
+		}
+	}
+	subTr, err := ps.partJobs(k, tr, p.Name, sub.Slots())
+	if err != nil {
+		return err
+	}
+	subOpt := opt
+	subOpt.LeanJobs = false // combine reads each partition's records
+	s, err := newSimulator(subTr, sub, subOpt, true)
+	if err != nil {
+		return err
+	}
+	s.tIni = ps.tIni // the whole trace's window
+	pt.sim = s
+	for x, i := range pt.node {
+		ps.names[i], ps.nslots[i] = s.names[x], s.nodeSlots[x]
+	}
+	return nil
+}
+
+// partJobs is the trace of the jobs of tr in partition k, named name, of
+// slots slots, recording their trace indices; a job needing more slots
+// is an error.
+func (ps *Partitioned) partJobs(k int, tr *datasets.Trace, name string, slots int) (*datasets.Trace, error) {
+	pt := &ps.parts[k]
+	subTr := &datasets.Trace{Meta: tr.Meta}
+	for i, jk := range ps.jobPart {
+		if jk != int32(k) {
+			continue
+		}
+		j := &tr.Jobs[i]
+		if int(j.Procs) > slots {
+			return nil, fmt.Errorf("sim: job %d (queue %q) needs %d slots, its partition %q has %d", j.ID, j.Queue, j.Procs, name, slots)
+		}
+		pt.jobs = append(pt.jobs, int32(i))
+		subTr.Jobs = append(subTr.Jobs, *j)
+	}
+	return subTr, nil
 }
 
 // Partitions names the partitions, in the cluster's order (none when

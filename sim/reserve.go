@@ -79,6 +79,14 @@ func (h *holder) Name() string { return h.p.Name() }
 
 func (h *holder) Decide(v *policy.View, d *policy.Decision) {
 	h.p.Decide(v, d)
+	if need := h.need(v, d); need > 0 {
+		hold(v, d, need)
+	}
+}
+
+// need is the slots the reservations in force at v.Now hold; it brings
+// d.Wake forward to the next time a hold begins or ends.
+func (h *holder) need(v *policy.View, d *policy.Decision) int {
 	need := 0
 	wake := func(t int64) {
 		if t > v.Now && (d.Wake == policy.NoTime || t < d.Wake) {
@@ -95,9 +103,13 @@ func (h *holder) Decide(v *policy.View, d *policy.Decision) {
 			wake(r.end)
 		}
 	}
-	if need == 0 {
-		return
-	}
+	return need
+}
+
+// hold changes d so that need slots stay free: it drops the power-offs
+// of Idle nodes whose slots are needed and boots Off nodes, in node
+// order, until there are enough.
+func hold(v *policy.View, d *policy.Decision, need int) {
 	free := v.PoweredSlots - v.BusySlots
 	kept := d.PowerOff[:0]
 	for _, c := range d.PowerOff {

@@ -257,6 +257,15 @@ func (s *Simulator) reservation(need int) (shadow int64, extra int) {
 		}
 		return s.offReservation(need)
 	}
+	return s.bootReservation(need)
+}
+
+// bootReservation is reservation when nodes are booting: the running
+// jobs' ends and the boots' merged in time order.
+func (s *Simulator) bootReservation(need int) (shadow int64, extra int) {
+	st := &s.st
+	acc := st.avail
+	ends, boots := st.ends, st.boots.items()
 	k, b := len(ends)-1, 0
 	for k >= 0 || b < len(boots) {
 		var e endEntry
@@ -297,13 +306,7 @@ func (s *Simulator) reservation(need int) (shadow int64, extra int) {
 // jobs' ends and the boots'.
 func (s *Simulator) offReservation(need int) (shadow int64, extra int) {
 	st := &s.st
-	offs := st.resv[:0]
-	for i := range st.view.Nodes {
-		if t, ok := s.readyIfBooted(i); ok {
-			offs = addReady(offs, t, s.nodeSlots[i])
-		}
-	}
-	st.resv = offs
+	offs := s.readyOffs()
 	ends, boots := st.ends, st.boots.items()
 	k, b, o := len(ends)-1, 0, 0 // ends latest first: walked from the end
 	acc := st.avail
@@ -343,6 +346,21 @@ func (s *Simulator) offReservation(need int) (shadow int64, extra int) {
 		return shadow, acc - need
 	}
 	return never, int(^uint(0) >> 1)
+}
+
+// readyOffs is the slots of the Off and shutting-down nodes summed per
+// time they could be ready if booted now, sorted by time (kept in
+// st.resv, reused).
+func (s *Simulator) readyOffs() []endEntry {
+	st := &s.st
+	offs := st.resv[:0]
+	for i := range st.view.Nodes {
+		if t, ok := s.readyIfBooted(i); ok {
+			offs = addReady(offs, t, s.nodeSlots[i])
+		}
+	}
+	st.resv = offs
+	return offs
 }
 
 // addReady adds slots ready at t to offs, kept sorted by time with one
