@@ -220,7 +220,7 @@ func policiesFigure(root *run.Root, s *summary.PoliciesSummary) (*Figure, error)
 
 // addPolicyFronts adds to p each policy's rank-0 solutions on split, in
 // the policy's colour, and names them in legend unless it is nil.
-func addPolicyFronts(p *plot.Plot, legend *plot.Legend, root *run.Root, s *tuner.PoliciesSummary, split string) error {
+func addPolicyFronts(p *plot.Plot, legend *plot.Legend, root *run.Root, s *summary.PoliciesSummary, split string) error {
 	for i, ps := range s.Policies {
 		_, front, err := loadSub(root, ps.Dir)
 		if err != nil {
@@ -250,7 +250,7 @@ func addPolicyFronts(p *plot.Plot, legend *plot.Legend, root *run.Root, s *tuner
 
 // addPolicyReferences marks on p always-on and the oracle on split, when the
 // summary has them, and names them in legend unless it is nil.
-func addPolicyReferences(p *plot.Plot, legend *plot.Legend, s *tuner.PoliciesSummary, split string) error {
+func addPolicyReferences(p *plot.Plot, legend *plot.Legend, s *summary.PoliciesSummary, split string) error {
 	for k, name := range []string{scoring.AlwaysOn, scoring.Oracle} {
 		ref, ok := s.References[name]
 		if !ok {

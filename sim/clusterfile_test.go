@@ -96,18 +96,17 @@ func TestMarshalClusterRoundTrip(t *testing.T) {
 	}
 }
 
-// TestREADMEClusterExamples reads every YAML example of the README's
-// "Cluster files" section: each must be a valid cluster file.
-func TestREADMEClusterExamples(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+// TestDocsClusterExamples reads every YAML example of docs/clusters.md,
+// the cluster files' documentation: each must be a valid cluster file.
+func TestDocsClusterExamples(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "clusters.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(readme), "### Cluster files")
+	_, section, ok := strings.Cut(string(doc), "# Cluster files")
 	if !ok {
-		t.Fatal("README.md has no \"### Cluster files\" section")
+		t.Fatal("docs/clusters.md has no \"# Cluster files\" heading")
 	}
-	section, _, _ = strings.Cut(section, "\n### ")
 	blocks := strings.Split(section, "```yaml\n")[1:]
 	if len(blocks) < 4 {
 		t.Fatalf("%d YAML examples, want one per power model (4)", len(blocks))
