@@ -52,10 +52,9 @@ type Options struct {
 	// ReactiveIsland, with two islands or more, gives island 0 the
 	// policy's reactive core alone (policy.Spec.Reactive; hgfs: every rule
 	// off, no drain, which is idle-timeout), so the front holds the best
-	// reactive trade-offs beside the learned ones. Off by default: on
-	// SDSC-SP2 it made hgfs's test hypervolume beat idle-timeout's on 8
-	// seeds of 10 instead of 5, but on NASA-iPSC its qos0.1 picks beat the
-	// best baseline's on 5 of 8 instead of 9 of 10 (1200 evaluations).
+	// reactive trade-offs beside the learned ones. Off by default: it
+	// helped on one log and hurt on another (docs/experiments.md, "The
+	// reactive island").
 	ReactiveIsland bool
 	// NoScheduleRule fixes the policy's own scheduling rule off
 	// (policy.Spec.ScheduleRule; hgfs: drain_lead at its maximum, no

@@ -51,20 +51,10 @@ const (
 // median.
 //
 // Why not their mean, as before: one window whose always-on is nearly
-// idle has a bound of always-on's value + 0.1 (2.9 on SDSC-Par's third
-// train window, against 263 to 981 on the others), so a member's level
-// there reaches 4 to 15 and the mean rejects every member that makes
-// a short job wait for a boot in that window, whatever it does in the
-// others: of hgfs's 45 front members within the train bound on
-// SDSC-Par (seed 1), 10 had a mean level at most 1 and 29 a median one.
-// Re-picked on the hgfs, idle-timeout and escs fronts of SDSC-SP2,
-// SDSC-Par, SDSC-DS and LANL-CM5 (seeds 1 and 2) and SDSC-BLUE (seed 1;
-// EASY, 70/30, 1,500 evaluations; the load checked too), the median
-// changed 5 rel10 picks of 27, all on SDSC-Par and SDSC-DS: they met
-// their test bound in 24 cases against 23 (idle-timeout's on SDSC-Par
-// seed 2 now held), hgfs's kept 0.83 and 0.79 of the oracle's test
-// node-off seconds on SDSC-Par instead of 0.47 and 0.70, and the other
-// three kept what they kept (±0.01).
+// idle has a bound of always-on's value + 0.1, so a member's level there
+// is large and the mean rejects every member that makes a short job wait
+// for a boot in that window, whatever it does in the others
+// (docs/experiments.md, "The pick windows' median").
 const DefaultPickAggregate = PickWindowMedian
 
 // ValidPickAggregate checks a window aggregate: "" (the default),
@@ -155,19 +145,11 @@ func ScoreWindows(ctx context.Context, sc *scoring.Scorer, c Checks, train *data
 // each job kept with probability 0.9.
 //
 // Why: next period's load is not this one's, and on a loaded log the
-// p90 wait ratio is far from linear in the load. Thinning SDSC-SP2,
-// SDSC-Par, SDSC-DS and LANL-CM5's train splits (EASY, always-on) to
-// 90 % of their jobs moves always-on's qos_p90 from 188, 281, 1,080 and
-// 578 to 106, 121, 70 and 148 (to 35, 9.2, 23 and 64 at 80 %): a pick
-// that keeps its promise only on the saturated train period promises
-// nothing for a period 10 % lighter. Measured on the hgfs, idle-timeout
-// and escs fronts of those four logs (1,500 evaluations, EASY, 70/30,
-// seeds 1 and 2; windows checked too): with 0.9 every hgfs rel10 pick
-// met its test bound (LANL-CM5's had missed it, 132.2 against 60.3,
-// now 56.9), keeping the windows-only picks elsewhere; 0.8 met them too
-// but cut the share of the oracle's test node-off seconds kept on
-// SDSC-Par from 0.69 to 0.39 and idle-timeout's on SDSC-SP2 from 0.87 to
-// 0.06.
+// p90 wait ratio is far from linear in the load: a pick that keeps its
+// promise only on the saturated train period promises nothing for a
+// period 10 % lighter. 0.9 rather than 0.8: both kept the promises where
+// measured, 0.8 at a large cost in node-off seconds (docs/experiments.md,
+// "The pick loads").
 func DefaultPickLoads() []float64 { return []float64{0.9} }
 
 // thinRNG is the random stream of the l-th thinned train split, apart
@@ -238,17 +220,11 @@ func (p Preset) windowChecked() bool {
 // own, its worst window margin, and its level on each thinned split.
 // Other presets, or win nil, are Choose.
 //
-// Why an aggregate over windows and not every window: on SDSC-Par (EASY,
-// 70/30, seed 1) one train window is nearly idle (always-on's qos_p90 2.6
-// against 239 to 892 on the others) and the test split moderately loaded
-// (36.5); picks meeting rel10 on the whole train split missed it on test
-// (56.5 and 51.2 against 40.1). Requiring every window held on test but
-// kept 39 % and 36 % of the oracle's test node-off seconds (hgfs,
-// idle-timeout), and on SDSC-SP2 cut idle-timeout's pick from 87 % to 8 %
-// with no need; the mean level held on test in all four cases with 69 %,
-// 75 %, 167 % and 87 % (the README's presets paragraph). Why the median
-// rather than the mean: see DefaultPickAggregate. Why the loads: see
-// DefaultPickLoads.
+// Why an aggregate over windows and not every window: requiring every
+// window kept the test bound but gave up most node-off seconds where a
+// window was nearly idle (docs/experiments.md, "Pick windows: an
+// aggregate, not every window"). Why the median rather than the mean: see
+// DefaultPickAggregate. Why the loads: see DefaultPickLoads.
 func (p Preset) ChooseWindows(sols []Solution, objs []Objective, alwaysOn objectives.Scores, win *Windows) (PresetChoice, error) {
 	if win == nil || !p.windowChecked() {
 		return p.Choose(sols, objs, alwaysOn)

@@ -35,11 +35,10 @@ const TieTolerance = 0.01
 // always-on's p90 wait ratio, or a ratio 1.1 higher when always-on's is
 // below 1. The oracle starts every job when always-on does, so its waits
 // differ from always-on's only by what backfilling moves under EASY, and
-// that difference is noise, not a scale: on SDSC-DS's test split the
-// oracle's qos_p90 is 52.8 against always-on's 54.3, on SDSC-BLUE's 146.1
-// against 144.6, and a box between them (1.5 wide) made qos_p90 a
-// threshold within 1 % of always-on's value: a member scored by whether
-// backfilling happened to favour it, not by how much it delays jobs. A
+// that difference is noise, not a scale: a box between them made
+// qos_p90 a threshold near always-on's value, a member scored by whether
+// backfilling happened to favour it, not by how much it delays jobs
+// (docs/experiments.md, "The normalizer's service box"). A
 // service score better than always-on's (hgfs's drain rule can bring
 // qos_p90 below it under EASY: a schedule change, not a power decision)
 // counts as the ideal.

@@ -63,11 +63,9 @@ import (
 //
 // Why thinning: on a loaded log the p90 wait ratio is far from linear in
 // the load (see DefaultPickLoads), and some parameters are invisible on a
-// saturated train period — on SDSC-DS (EASY, 70/30, 1,500 evaluations)
-// 82 % of tuned hgfs's front and 59 % of idle-timeout's boot one node at
-// a time (max_booting 1), which costs nothing while every node is busy
-// and delays jobs on the lighter test period (test qos_p90 70–120 against
-// always-on's 54).
+// saturated train period, such as booting one node at a time, which
+// costs nothing while every node is busy and delays jobs on a lighter
+// test period (docs/experiments.md, "Robust evaluation: thinning").
 //
 // Constraints and presets compare like with like: always-on and the
 // oracle are replayed on the same replays and aggregated the same way,
@@ -112,16 +110,10 @@ const (
 
 // DefaultRobust is what `ecotune tune --robust` asks for: 4 windows, one
 // jittered replica of each (±1800 s), cvar at level 0.5. Robust
-// evaluation stays off by default (Options.Robust zero). Measured on
-// SDSC-SP2 and SDSC-Par (EASY, 70/30, hgfs, 700 evaluations, seed 1;
-// plain / mean / worst / cvar): the rel10 pick met its bound on the test
-// split on SP2 for plain, mean and cvar (not worst: 499.0 > 495.6) and on
-// SDSC-Par for none (test qos_p90 44.5 / 57.9 / 66.1 / 43.0, bound 40.1),
-// so robustness did not make picks feasible where the plain one was not.
-// cvar gave the best test hypervolume on both (SP2 0.782 against plain's
-// 0.771, Par 0.704 against 0.678) and the rel10 pick with the most test
-// node-off seconds (SP2 +4.9 %, Par +4.7 %), hence the --robust default.
-// It cost 1.87–1.92 times a plain tune's CPU time per evaluation.
+// evaluation stays off by default (Options.Robust zero). cvar is the
+// --robust default because it gave the best test hypervolume where it
+// was measured, at under twice a plain tune's CPU time per evaluation
+// (docs/experiments.md, "The --robust default").
 func DefaultRobust() Robust {
 	return Robust{Windows: 4, Replicas: 1, Jitter: 1800, Aggregate: AggregateCVaR, Alpha: 0.5}
 }

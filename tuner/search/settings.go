@@ -220,9 +220,8 @@ func (s config) withDefaults() config {
 	return s
 }
 
-// Limits on the size of a search, far beyond real use (a generation of
-// MaxCandidates evaluations takes about 20 minutes on one core at
-// SDSC-SP2's 55 evaluations a second): larger settings are refused before
+// Limits on the size of a search, far beyond real use (docs/experiments.md,
+// "Search limits", says how far): larger settings are refused before
 // anything is allocated for them.
 const (
 	// MaxCandidates bounds Population × Islands, the candidates of one
