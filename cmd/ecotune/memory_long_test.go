@@ -3,7 +3,6 @@
 package main
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -22,12 +21,7 @@ const memoryJobs = 5_000_000
 // against the limit. Run: go test -tags long -run Memory ./cmd/ecotune/
 func TestMemoryPerJob5M(t *testing.T) {
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "ecotune")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCgoFree(t, dir)
 	trace := filepath.Join(dir, "5m.parquet")
 	if out, err := exec.Command(bin, "synth", "--jobs", "5000000", "--nodes", "128", "-o", trace).CombinedOutput(); err != nil {
 		t.Fatalf("synth: %v\n%s", err, out)

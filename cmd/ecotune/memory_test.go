@@ -49,12 +49,7 @@ func TestSimulateAddressSpaceProportional(t *testing.T) {
 	}
 	const jobs = 1_000_000
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "ecotune")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCgoFree(t, dir)
 	trace := filepath.Join(dir, "1m.parquet")
 	if out, err := exec.Command(bin, "synth", "--jobs", fmt.Sprint(jobs), "--nodes", "128", "-o", trace).CombinedOutput(); err != nil {
 		t.Fatalf("synth: %v\n%s", err, out)
@@ -71,6 +66,20 @@ func TestSimulateAddressSpaceProportional(t *testing.T) {
 		t.Fatalf("simulate: no job count of %d in\n%s", jobs, out)
 	}
 	t.Logf("floor %d kB; simulate of %d jobs ran under %d kB", floor, jobs, limit)
+}
+
+// buildCgoFree builds this command without cgo into dir: glibc's
+// per-thread malloc arenas (64 MB of address space each) would count
+// against an address-space limit.
+func buildCgoFree(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "ecotune")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }
 
 // addressFloorKB bisects, to 4 MiB, the smallest address-space limit

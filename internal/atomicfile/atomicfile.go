@@ -62,23 +62,50 @@ func Create(path string, opt Options) (*File, error) {
 	if dir == "" {
 		dir = "."
 	}
+	open := func(name string) (*os.File, error) {
+		return os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, Perm)
+	}
+	f, name, err := createTemp(filepath.Join(dir, "."+base+tempInfix), open, os.Remove, opt)
+	if err != nil {
+		return nil, tempError(path, err)
+	}
+	return &File{File: f, target: path, opt: opt, tmp: name}, nil
+}
+
+// errNoTempName is createTemp's error when every name it tried was taken.
+var errNoTempName = errors.New("no free temporary name")
+
+// createTemp creates a temporary file named prefix and a random suffix
+// with open, which must create it exclusively, trying another suffix
+// while the name is taken; it gives the file opt's mode (removing the file
+// with remove if it cannot) and returns the file and its name.
+func createTemp(prefix string, open func(string) (*os.File, error), remove func(string) error, opt Options) (*os.File, string, error) {
 	for range 100 {
-		name := filepath.Join(dir, "."+base+tempInfix+strconv.FormatUint(rand.Uint64(), 36))
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, Perm)
+		name := prefix + strconv.FormatUint(rand.Uint64(), 36)
+		f, err := open(name)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		if err := setMode(f, opt); err != nil {
 			f.Close()
-			os.Remove(name)
-			return nil, err
+			remove(name)
+			return nil, "", err
 		}
-		return &File{File: f, target: path, opt: opt, tmp: name}, nil
+		return f, name, nil
 	}
-	return nil, fmt.Errorf("%s: no free temporary name", path)
+	return nil, "", errNoTempName
+}
+
+// tempError is err of createTemp for target: a full set of taken names
+// names target; any other error is the system's own.
+func tempError(target string, err error) error {
+	if errors.Is(err, errNoTempName) {
+		return fmt.Errorf("%s: %w", target, err)
+	}
+	return err
 }
 
 // CreateIn starts writing name inside root: the temporary file is created
@@ -95,23 +122,14 @@ func CreateIn(root *os.Root, name string, opt Options) (*File, error) {
 			return nil, err
 		}
 	}
-	for range 100 {
-		tmp := "." + name + tempInfix + strconv.FormatUint(rand.Uint64(), 36)
-		f, err := root.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_CLOEXEC, Perm)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if err := setMode(f, opt); err != nil {
-			f.Close()
-			root.Remove(tmp)
-			return nil, err
-		}
-		return &File{File: f, target: name, opt: opt, root: root, tmp: tmp}, nil
+	open := func(tmp string) (*os.File, error) {
+		return root.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_CLOEXEC, Perm)
 	}
-	return nil, fmt.Errorf("%s: no free temporary name", target)
+	f, tmp, err := createTemp("."+name+tempInfix, open, root.Remove, opt)
+	if err != nil {
+		return nil, tempError(target, err)
+	}
+	return &File{File: f, target: name, opt: opt, root: root, tmp: tmp}, nil
 }
 
 // setMode gives f the exact mode opt asks for, if any.
