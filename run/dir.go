@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/ecotune/ecotune/internal/atomicfile"
 )
@@ -55,7 +56,12 @@ func (d Dir) Report() string { return d.Path(ReportDir) }
 // Target is where and how a run is written: its directory, whether to
 // continue its checkpoint or overwrite it, and its provenance (run.json).
 type Target struct {
-	Dir        string
+	Dir string
+	// Within, for a run made inside another (a window, a policy, a seed:
+	// Beneath), is the directory its user named; Dir lies beneath it and
+	// is reached through Within opened as a root, refusing a symbolic
+	// link at every component below Within. Empty: Dir is the user's own.
+	Within     string
 	Resume     bool // continue from Dir's checkpoint
 	Force      bool // write into a non-empty Dir
 	Provenance Provenance
@@ -69,6 +75,9 @@ func (t Target) Prepare() error {
 	if dir == "" {
 		return errors.New("run: no run directory")
 	}
+	if t.Within != "" {
+		return t.prepareWithin()
+	}
 	entries, err := os.ReadDir(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -81,8 +90,9 @@ func (t Target) Prepare() error {
 		return nil
 	case err != nil:
 		return fmt.Errorf("run: %w", err)
-	case len(entries) > 0 && !t.Resume && !t.Force:
-		return fmt.Errorf("run: %s is not empty (use --force to overwrite or --resume to continue)", dir)
+	}
+	if err := t.checkEmpty(entries); err != nil {
+		return err
 	}
 	r, err := OpenRoot(dir)
 	if err != nil {
@@ -91,6 +101,95 @@ func (t Target) Prepare() error {
 	defer r.Close()
 	_, err = r.RemoveStale()
 	return err
+}
+
+// checkEmpty refuses a run directory holding entries unless resuming or
+// forced.
+func (t Target) checkEmpty(entries []fs.DirEntry) error {
+	if len(entries) > 0 && !t.Resume && !t.Force {
+		return fmt.Errorf("run: %s is not empty (use --force to overwrite or --resume to continue)", t.Dir)
+	}
+	return nil
+}
+
+// prepareWithin is Prepare of a run beneath t.Within, through its root:
+// each component below it made or opened with a symbolic link refused.
+func (t Target) prepareWithin() error {
+	r, name, err := t.within()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	sub, err := r.Sub(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		if t.Resume {
+			return fmt.Errorf("run: --resume: %s does not exist", t.Dir)
+		}
+		sub, err = r.MkSub(name)
+	}
+	if err != nil {
+		return err
+	}
+	defer sub.Close()
+	entries, err := sub.ReadDir()
+	if err != nil {
+		return err
+	}
+	if err := t.checkEmpty(entries); err != nil {
+		return err
+	}
+	_, err = sub.RemoveStale()
+	return err
+}
+
+// within opens t.Within as a root and gives Dir's name beneath it.
+func (t Target) within() (*Root, string, error) {
+	name, err := filepath.Rel(t.Within, t.Dir)
+	if err != nil || name == "." || strings.HasPrefix(name, "..") {
+		return nil, "", fmt.Errorf("run: %s is not beneath %s", t.Dir, t.Within)
+	}
+	r, err := OpenRoot(t.Within)
+	if err != nil {
+		return nil, "", err
+	}
+	return r, filepath.ToSlash(name), nil
+}
+
+// OpenRoot opens t.Dir as a root: by its path when it is the user's own
+// directory, else through t.Within's root (Root.Sub: a symbolic link at
+// any component below Within is refused, with no window between a check
+// and the open).
+func (t Target) OpenRoot() (*Root, error) {
+	if t.Within == "" {
+		return OpenRoot(t.Dir)
+	}
+	r, name, err := t.within()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return r.Sub(name)
+}
+
+// Beneath is the target of a run inside t's directory, in its
+// subdirectory name (window-K, POLICY, seed-S), reached through the
+// directory t's user named (Within). A symbolic link already at name is
+// refused here, naming it; one planted later is refused when the run
+// opens its directory (OpenRoot, Prepare).
+func (t Target) Beneath(name string) (Target, error) {
+	sub := t
+	if sub.Within == "" {
+		sub.Within = t.Dir
+	}
+	sub.Dir = filepath.Join(t.Dir, name)
+	r, err := sub.OpenRoot()
+	switch {
+	case err == nil:
+		r.Close()
+	case !errors.Is(err, fs.ErrNotExist): // not made yet is fine
+		return t, err
+	}
+	return sub, nil
 }
 
 // Load reads a run directory's run.json and front.json.

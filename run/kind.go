@@ -177,13 +177,7 @@ func (t Target) Start(k Kind) error {
 	if err := t.Prepare(); err != nil {
 		return err
 	}
-	return writeKind(t.Dir, k)
-}
-
-// writeKind writes dir's kind.json, atomically, inside dir opened as a
-// root (a link planted there is replaced, not followed).
-func writeKind(dir string, k Kind) error {
-	r, err := OpenRoot(dir)
+	r, err := t.OpenRoot()
 	if err != nil {
 		return err
 	}

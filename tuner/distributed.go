@@ -132,13 +132,17 @@ func WritePlan(p *Plan, t rundir.Target) error {
 			return fmt.Errorf("tuner: %w", err)
 		}
 	}
-	if _, err := rundir.SubDir(t.Dir, IslandsDir); err != nil {
+	r, err := t.OpenRoot()
+	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Join(t.Dir, IslandsDir), 0o777); err != nil {
-		return fmt.Errorf("tuner: %w", err)
+	defer r.Close()
+	isl, err := r.MkSub(IslandsDir) // a link planted there is refused
+	if err != nil {
+		return err
 	}
-	return rundir.WriteJSON(filepath.Join(t.Dir, PlanFile), p)
+	isl.Close()
+	return r.WriteJSON(PlanFile, p)
 }
 
 // ReadPlan reads dir's plan.json and checks its fingerprint.

@@ -34,11 +34,11 @@ func TunePolicies(ctx context.Context, o Options, t rundir.Target, policies []st
 	var fronts []*Front
 	interrupted := false
 	for _, p := range policies {
-		po, pt := o, t
+		po := o
 		po.Policy = p
 		po.Settings.Recorders = slices.Clip(o.Settings.Recorders)
-		var err error
-		if pt.Dir, err = rundir.SubDir(t.Dir, p); err != nil {
+		pt, err := t.Beneath(p)
+		if err != nil {
 			return nil, err
 		}
 		var meta *RunMeta

@@ -96,9 +96,8 @@ func windowBounds(n, windows int) ([]int, error) {
 func tuneWindow(ctx context.Context, o Options, t rundir.Target, k, windows int, bounds []int) (*Outcome, error) {
 	wo := o
 	wo.Split = rundir.ByJobs(bounds[k-1], bounds[k], bounds[k+1])
-	wt := t
-	var err error
-	if wt.Dir, err = rundir.SubDir(t.Dir, summary.WindowDir(k)); err != nil {
+	wt, err := t.Beneath(summary.WindowDir(k))
+	if err != nil {
 		return nil, err
 	}
 	wo.Settings.Recorders = slices.Clip(o.Settings.Recorders)

@@ -40,8 +40,8 @@ func TuneSeeds(ctx context.Context, o Options, t rundir.Target, policies []strin
 		so, st := o, t
 		so.Settings.Seed = seed
 		so.Settings.Recorders = slices.Clip(o.Settings.Recorders)
-		var err error
-		if st.Dir, err = rundir.SubDir(t.Dir, summary.SeedDir(seed)); err != nil {
+		st, err := t.Beneath(summary.SeedDir(seed))
+		if err != nil {
 			return nil, err
 		}
 		st.Force = true // the parent was checked: empty, or --force

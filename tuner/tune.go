@@ -115,7 +115,7 @@ func Tune(ctx context.Context, o Options, t rundir.Target) (*Outcome, error) {
 	}
 	defer su.scorer.Close()
 	prob, norm, refs, train, test, scorer, s := su.prob, su.norm, su.refs, su.train, su.test, su.scorer, su.s
-	root, err := rundir.OpenRoot(t.Dir) // every file of the run is reached through it
+	root, err := t.OpenRoot() // every file of the run is reached through it
 	if err != nil {
 		return nil, err
 	}

@@ -174,8 +174,30 @@ const heartbeat = "heartbeat"
 
 // alive reports whether island j's heartbeat is younger than the timeout.
 func (x *FileExchange) alive(j int) bool {
-	fi, err := os.Stat(filepath.Join(IslandDir(x.Dir, j), heartbeat))
+	r, err := x.islandRoot(j)
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	fi, err := r.Stat(heartbeat)
 	return err == nil && time.Since(fi.ModTime()) < x.Timeout
+}
+
+// islandRoot opens island i's directory beneath x.Dir as a root, refusing
+// a symbolic link at islands/ or at the island's directory.
+func (x *FileExchange) islandRoot(i int) (*os.Root, error) {
+	r, err := os.OpenRoot(x.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	name := IslandsDir + "/" + filepath.Base(IslandDir(x.Dir, i))
+	for _, p := range []string{IslandsDir, name} {
+		if err := dirNoLink(r, p, filepath.Join(x.Dir, p), false); err != nil {
+			return nil, err
+		}
+	}
+	return r.OpenRoot(name)
 }
 
 // Beat touches island's heartbeat now and then until ctx is done: while
@@ -183,11 +205,15 @@ func (x *FileExchange) alive(j int) bool {
 // heartbeat is older than the timeout (it never started, or died) is
 // skipped.
 func (x *FileExchange) Beat(ctx context.Context, island int) error {
-	path := filepath.Join(IslandDir(x.Dir, island), heartbeat)
 	touch := func() error {
+		r, err := x.islandRoot(island)
+		if err != nil {
+			return err
+		}
+		defer r.Close()
 		now := time.Now()
-		if err := os.Chtimes(path, now, now); errors.Is(err, fs.ErrNotExist) {
-			return os.WriteFile(path, nil, 0o666)
+		if err := r.Chtimes(heartbeat, now, now); errors.Is(err, fs.ErrNotExist) {
+			return r.WriteFile(heartbeat, nil, 0o666)
 		} else if err != nil {
 			return err
 		}

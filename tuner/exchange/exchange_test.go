@@ -93,3 +93,38 @@ func TestMigrateRefusesAnotherPlan(t *testing.T) {
 		t.Errorf("Migrate: %v, want the other plan's file refused", err)
 	}
 }
+
+// TestBeatRefusesLinks: the heartbeat is touched through the run
+// directory's root; an island directory planted as a link is refused,
+// and nothing is written outside.
+func TestBeatRefusesLinks(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, IslandsDir), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	link := IslandDir(dir, 0)
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	x := &FileExchange{Dir: dir, Timeout: time.Second}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := x.Beat(ctx, 0); err == nil || !strings.Contains(err.Error(), link+" is a symbolic link") {
+		t.Errorf("Beat: %v, want the link refused", err)
+	}
+	if x.alive(0) {
+		t.Error("an island behind a link counts as alive")
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("%d entries written outside", len(entries))
+	}
+	if err := os.Remove(link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(link, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Beat(ctx, 0); err != nil || !x.alive(0) {
+		t.Errorf("Beat in a real directory: %v, alive %v", err, x.alive(0))
+	}
+}
