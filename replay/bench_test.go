@@ -11,11 +11,9 @@ import (
 	"github.com/ecotune/ecotune/sim"
 )
 
-// BenchmarkReplayer measures a worker's replays of idle-timeout candidates
-// (a parameter changed at each replay, the policy renewed) on SDSC-SP2
-// under EASY, as the tuner's evaluations run: ns per job and allocations
-// per replay.
-func BenchmarkReplayer(b *testing.B) {
+// sp2 is the SDSC-SP2 trace and the cluster it implies.
+func sp2(b *testing.B) (*datasets.Trace, sim.Cluster) {
+	b.Helper()
 	tr, err := datasets.Open(testtrace.Trace(b, "SDSC-SP2-1998-4.2-cln.swf.gz"), datasets.ReadOptions{})
 	if err != nil {
 		b.Fatal(err)
@@ -24,6 +22,15 @@ func BenchmarkReplayer(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return tr, c
+}
+
+// BenchmarkReplayer measures a worker's replays of idle-timeout candidates
+// (a parameter changed at each replay, the policy renewed) on SDSC-SP2
+// under EASY, as the tuner's evaluations run: ns per job and allocations
+// per replay.
+func BenchmarkReplayer(b *testing.B) {
+	tr, c := sp2(b)
 	rep := replay.NewReplayer(c, sim.Options{Scheduler: sim.EASY})
 	cfg := policy.Config{Name: "idle-timeout", Params: map[string]float64{"idle_timeout": 600}}
 	if err := rep.Check(tr); err != nil {
@@ -44,14 +51,7 @@ func BenchmarkReplayer(b *testing.B) {
 // BenchmarkRun measures one Run (building the simulator from the jobs,
 // replaying, scoring) on SDSC-SP2: simulate's path.
 func BenchmarkRun(b *testing.B) {
-	tr, err := datasets.Open(testtrace.Trace(b, "SDSC-SP2-1998-4.2-cln.swf.gz"), datasets.ReadOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	c, err := sim.ClusterFromTrace(tr.Meta)
-	if err != nil {
-		b.Fatal(err)
-	}
+	tr, c := sp2(b)
 	setup := replay.Setup{Config: policy.Config{Name: "idle-timeout"}, Cluster: c, Scheduler: sim.EASY, Period: sim.DefaultPeriod}
 	b.ReportAllocs()
 	for b.Loop() {
